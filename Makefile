@@ -1,0 +1,40 @@
+# SPDX-License-Identifier: GPL-2.0
+# The function_duration series for Linux 6.12: build, boot and test it.
+# Every target installs its own dependencies (harness/deps.sh) first.
+# See README.md.
+
+H := harness
+
+.PHONY: all run check shell series bench build deps vanilla-baseline clean help
+
+all: help
+
+help:
+	@echo "make run      build the production-like kernel, boot it, demo the tracer"
+	@echo "make check    build the check kernel and run every test (TESTS=... for some)"
+	@echo "make shell    boot the production-like kernel with a shell, tracefs mounted"
+	@echo "make series   export the series with git format-patch, git am it, checkpatch"
+	@echo "make clean    remove out/ (the build directory)"
+
+deps:
+	@$(H)/deps.sh
+
+run: deps
+	@$(H)/run.sh
+
+check: deps
+	@TESTS="$(TESTS)" $(H)/check.sh
+
+shell: deps
+	@$(H)/build.sh prod && $(H)/initramfs.sh prod && \
+		INTERACTIVE=1 RUN=shell $(H)/boot.sh prod $(H)/guest/shell.sh
+
+series: deps
+	@$(H)/series.sh
+
+# Re-measure harness/upstream-baseline.txt on the unpatched base.
+vanilla-baseline: deps
+	@$(H)/vanilla-baseline.sh
+
+clean:
+	rm -rf out

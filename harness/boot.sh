@@ -1,0 +1,74 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Boot a built kernel in QEMU (TCG) and run a script in the guest:
+#   harness/boot.sh [options] <obj-name> <guest-script> [files-for-/extra...]
+# Options (environment):
+#   APPEND="..."     extra kernel command line
+#   BOOTCONFIG=file  bootconfig appended to the initrd (adds 'bootconfig')
+#   TIMEOUT=secs     bound on the whole boot (default 600)
+#   RUN=name         log name: $LOGS/<name>.console and <name>.out
+#   INTERACTIVE=1    console on the terminal (make shell)
+#   GUESTFILES=dir   files copied into the guest's /harness
+#   ICOUNT=1         -icount shift=0,sleep=off (1 ns of guest time per
+#                    instruction; single-threaded TCG)
+# The guest script's output (second serial port) goes to stdout and to
+# $LOGS/<name>.out; kernel messages go to $LOGS/<name>.console. Exits with
+# the guest script's status, or 124 on timeout, or 125 if the guest never
+# reported an exit status (crash).
+. "$(dirname "$0")/common.sh"
+
+name=$1 script=$2
+shift 2
+RUN=${RUN:-$name}
+TIMEOUT=${TIMEOUT:-600}
+KERNEL=$OUT/obj-$name/arch/x86/boot/bzImage
+BASEIMG=$OUT/initramfs-$name.cpio.gz
+[ -f "$KERNEL" ] || die "no kernel $KERNEL (build it first)"
+[ -f "$BASEIMG" ] || die "no initramfs $BASEIMG"
+
+# A small per-boot archive with the script and any extra files, appended
+# to the base one (the kernel unpacks concatenated archives in order).
+RUNDIR=$OUT/runfs-$RUN
+rm -rf "$RUNDIR"
+mkdir -p "$RUNDIR/harness" "$RUNDIR/extra"
+cp "$script" "$RUNDIR/harness/run.sh"
+[ -n "$INTERACTIVE" ] && touch "$RUNDIR/harness/interactive"
+for f in "$@"; do cp -r "$f" "$RUNDIR/extra/"; done
+[ -n "$GUESTFILES" ] && cp -r "$GUESTFILES/." "$RUNDIR/harness/"
+INITRD=$OUT/initrd-$RUN.img
+(cd "$RUNDIR" && find . | cpio -o -H newc --quiet | gzip -1) > "$INITRD.run"
+cat "$BASEIMG" "$INITRD.run" > "$INITRD"
+rm -f "$INITRD.run"
+if [ -n "$BOOTCONFIG" ]; then
+	"$TOP/harness/bootconfig-tool.sh" -a "$BOOTCONFIG" "$INITRD" >/dev/null ||
+		die "bootconfig $BOOTCONFIG rejected"
+	APPEND="bootconfig $APPEND"
+fi
+
+accel="-accel tcg,thread=multi"
+[ -n "$ICOUNT" ] && accel="-accel tcg -icount shift=0,sleep=off"
+cmdline="console=ttyS0 panic=-1 oops=panic loglevel=7 $APPEND"
+CONSOLE=$LOGS/$RUN.console
+OUTLOG=$LOGS/$RUN.out
+
+if [ -n "$INTERACTIVE" ]; then
+	exec qemu-system-x86_64 $accel -smp 2 -m 2G -nodefaults -no-reboot \
+		-display none -kernel "$KERNEL" -initrd "$INITRD" \
+		-append "$cmdline" -serial mon:stdio
+fi
+
+timeout -k 10 "$TIMEOUT" qemu-system-x86_64 $accel -smp 2 -m 2G \
+	-nodefaults -no-reboot -display none -monitor none \
+	-kernel "$KERNEL" -initrd "$INITRD" -append "$cmdline" \
+	-serial file:"$CONSOLE" -serial stdio </dev/null | tee "$OUTLOG"
+rc=$(sed -n 's/^HARNESS: END rc=\([0-9]*\).*/\1/p' "$OUTLOG" | tail -1)
+if [ -z "$rc" ]; then
+	if grep -q "HARNESS: BEGIN" "$OUTLOG"; then
+		echo "harness: the guest did not finish (timeout ${TIMEOUT}s or crash); see $CONSOLE" >&2
+	else
+		echo "harness: the guest did not start its script; see $CONSOLE" >&2
+	fi
+	tail -n 30 "$CONSOLE" >&2
+	exit 125
+fi
+exit "$rc"

@@ -1,0 +1,67 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Build a kernel: harness/build.sh check|prod [vanilla]
+#
+# check:   base.config + check.config (lock/context debugging, selftests)
+# prod:    base.config + prod.config (production-like: run, shell, bench)
+# vanilla: build the unpatched base with the same config, for comparing
+#          the upstream selftest results.
+# Output: $OUT/obj-<name>/arch/x86/boot/bzImage and modules in
+# $OUT/mod-<name>. Incremental: only what changed is rebuilt.
+. "$(dirname "$0")/common.sh"
+
+variant=${1:-check}
+case $variant in check|prod) ;; *) die "unknown kernel variant '$variant'";; esac
+
+"$TOP/harness/base.sh" || exit 1
+name=$variant
+if [ "$2" = vanilla ]; then
+	srctree=$PRISTINE
+	name=vanilla-$variant
+else
+	srctree=$SRC
+	"$TOP/harness/lay.sh" || exit 1
+fi
+OBJ=$OUT/obj-$name
+mkdir -p "$OBJ"
+frags="$TOP/harness/config/base.config $TOP/harness/config/$variant.config"
+
+# Regenerate .config only when a fragment or a Kconfig file changed.
+stamp=$OBJ/.config-stamp
+sum=$(cat $frags | md5sum | cut -d' ' -f1)
+kc=$(cd "$srctree" && find . -name 'Kconfig*' -newer "$OBJ/.config" 2>/dev/null | head -1)
+if [ ! -f "$OBJ/.config" ] || [ "$(cat "$stamp" 2>/dev/null)" != "$sum" ] || [ -n "$kc" ]; then
+	say "configuring $name kernel (tinyconfig + $(echo $frags | sed "s|$TOP/||g"))"
+	make -s -C "$srctree" O="$OBJ" tinyconfig >/dev/null || exit 1
+	(cd "$OBJ" && "$srctree/scripts/kconfig/merge_config.sh" -m -O "$OBJ" \
+		"$OBJ/.config" $frags >/dev/null) || exit 1
+	make -s -C "$srctree" O="$OBJ" olddefconfig >/dev/null || exit 1
+	# Every symbol asked for must have the value asked for.
+	for f in $frags; do
+		sed -n 's/^\(CONFIG_[A-Z0-9_]*\)=\(.*\)/\1 \2/p' "$f"
+	done | sort -u -k1,1 | while read -r sym val; do
+		got=$(sed -n "s/^$sym=//p" "$OBJ/.config")
+		[ -z "$got" ] && got=n
+		[ "$val" = "$got" ] && continue
+		[ "$2" = vanilla ] && [ "$sym" = CONFIG_FUNCTION_DURATION_TRACER ] && continue
+		echo "harness: config: $sym wanted $val, got $got"
+	done > "$OBJ/.config-mismatch"
+	if [ -s "$OBJ/.config-mismatch" ]; then
+		cat "$OBJ/.config-mismatch" >&2
+		rm -f "$OBJ/.config"
+		die "config fragment not satisfied (see above)"
+	fi
+	echo "$sum" > "$stamp"
+fi
+
+say "building $name kernel ($JOBS jobs)"
+t0=$(now)
+make -s -C "$srctree" O="$OBJ" -j"$JOBS" bzImage modules 2>&1 |
+	grep -v '^  ' | tee "$LOGS/build-$name.log"
+[ -f "$OBJ/arch/x86/boot/bzImage" ] || die "build failed (see $LOGS/build-$name.log)"
+grep -q 'Error\|error:' "$LOGS/build-$name.log" && die "build failed (see $LOGS/build-$name.log)"
+# Modules go to a staging root that the initramfs copies.
+rm -rf "$OUT/mod-$name"
+make -s -C "$srctree" O="$OBJ" INSTALL_MOD_PATH="$OUT/mod-$name" \
+	modules_install >/dev/null || die "modules_install failed"
+say "built $name kernel in $(($(now) - t0))s: $OBJ/arch/x86/boot/bzImage"

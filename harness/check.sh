@@ -1,0 +1,99 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# `make check [TESTS="files or dirs"]`: build the check kernel, boot it and
+# run every test, then export the series and checkpatch it. Ends with one
+# line 'N passed, N failed, N skipped' and exits non-zero on any failure.
+. "$(dirname "$0")/common.sh"
+
+RESULTS=$OUT/check-results.txt
+TIMES=$OUT/check-times.txt
+: > "$RESULTS"
+: > "$TIMES"
+T_ALL=$(now)
+
+phase() {	# name command...
+	name=$1
+	shift
+	t0=$(now)
+	say "=== phase: $name"
+	"$@"
+	rc=$?
+	echo "$name $(($(now) - t0))s" >> "$TIMES"
+	return $rc
+}
+
+fail_phase() {
+	echo "FAIL $1: $2" | tee -a "$RESULTS"
+}
+
+# A boot of the check kernel running a guest script; its logs become
+# results of phase $1.
+boot_phase() {	# phase script [extra files...]
+	ph=$1
+	shift
+	RUN=check-$ph "$TOP/harness/boot.sh" check "$@"
+	rc=$?
+	[ $rc -ne 0 ] && fail_phase "$ph" "guest exited with status $rc"
+	"$TOP/harness/report.py" --phase "$ph" --out "$LOGS/check-$ph.out" \
+		--console "$LOGS/check-$ph.console" --results "$RESULTS" \
+		--expected "$TOP/harness/upstream-baseline.txt" >/dev/null
+	grep -E "^(FAIL|SKIP) $ph:" "$RESULTS"
+	echo "harness: $ph: $(grep -c "^PASS $ph:" "$RESULTS") passed," \
+		"$(grep -c "^FAIL $ph:" "$RESULTS") failed," \
+		"$(grep -c "^SKIP $ph:" "$RESULTS") skipped" \
+		"(logs: $LOGS/check-$ph.out, $LOGS/check-$ph.console)"
+}
+
+summary() {
+	say "phase times:"
+	sed 's/^/    /' "$TIMES"
+	echo "    total $(($(now) - T_ALL))s"
+	p=$(grep -c '^PASS' "$RESULTS")
+	f=$(grep -c '^FAIL' "$RESULTS")
+	s=$(grep -c '^SKIP' "$RESULTS")
+	[ "$f" -ne 0 ] && { echo "harness: failures:"; grep '^FAIL' "$RESULTS"; }
+	echo "$p passed, $f failed, $s skipped"
+	[ "$f" -eq 0 ] && [ "$p" -gt 0 ]
+	exit $?
+}
+
+phase deps "$TOP/harness/deps.sh" || { fail_phase deps "apt-get failed"; summary; }
+phase build "$TOP/harness/build.sh" check || { fail_phase build "kernel build failed"; summary; }
+phase initramfs "$TOP/harness/initramfs.sh" check || { fail_phase initramfs "failed"; summary; }
+
+# This series' tests: the .tc files the overlay adds.
+(cd "$TOP" && git ls-files --cached --others --exclude-standard -- \
+	tools/testing/selftests/ftrace/test.d | grep '\.tc$' |
+	sed 's|^tools/testing/selftests/ftrace/||') > "$OUT/series-tests"
+mkdir -p "$OUT/guestfiles"
+
+if [ -n "$TESTS" ]; then
+	for t in $TESTS; do
+		[ -e "$t" ] || { fail_phase selected "no such test: $t"; summary; }
+	done
+	TIMEOUT=1200 phase selected boot_phase selected \
+		"$TOP/harness/guest/ftracetest.sh" $TESTS
+	summary
+fi
+
+# Tests that need a boot with boot-time tracing run in a boot of their
+# own (below); the others in the main boot.
+grep '/func-duration-boot[^/]*\.tc$' "$OUT/series-tests" > "$OUT/guestfiles/boot-tests"
+grep -v '/func-duration-boot[^/]*\.tc$' "$OUT/series-tests" > "$OUT/guestfiles/series-tests"
+
+# One boot: boot-time selftests and KUnit run before init, then ftracetest.
+GUESTFILES=$OUT/guestfiles TIMEOUT=2400 phase ftracetest \
+	boot_phase ftracetest "$TOP/harness/guest/ftracetest.sh"
+# A boot with boot-time tracing on the command line and in bootconfig.
+if [ -s "$OUT/guestfiles/boot-tests" ]; then
+	GUESTFILES=$OUT/guestfiles TIMEOUT=900 \
+		APPEND="$(cat "$TOP/harness/boot-tracing.cmdline")" \
+		BOOTCONFIG=$TOP/harness/boot-tracing.bconf \
+		phase boot boot_phase boot "$TOP/harness/guest/boot-state.sh"
+fi
+if phase series "$TOP/harness/series.sh"; then
+	echo "PASS series: exported, applied with git am, checkpatch --strict clean" >> "$RESULTS"
+else
+	fail_phase series "export, git am or checkpatch failed (see above)"
+fi
+summary

@@ -1,0 +1,27 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Guest script for the boot-time phase: save what the boot-time tracing
+# left (top level and every instance) in /tmp/boot-state before
+# ftracetest resets it, then run the tests named in /harness/boot-tests.
+T=/sys/kernel/tracing
+S=/tmp/boot-state
+mkdir -p $S
+save() {	# dir prefix
+	for f in current_tracer trace set_ftrace_filter; do
+		cat "$1/$f" > "$S/$2$f" 2>/dev/null
+	done
+	cat "$1/function_duration/threshold_ns" > "$S/${2}threshold_ns" 2>/dev/null
+}
+echo 0 > $T/tracing_on
+save $T ""
+for d in $T/instances/*; do
+	[ -d "$d" ] || continue
+	echo 0 > "$d/tracing_on"
+	save "$d" "instance-$(basename "$d")-"
+done
+echo "boot-state: top level tracer $(cat $S/current_tracer)," \
+	"$(grep -vc '^#' $S/trace) events, threshold $(cat $S/threshold_ns 2>/dev/null) ns"
+cd /ftrace || exit 1
+echo "HARNESS: SUITE boot"
+./ftracetest -v -l /tmp/ftlog-boot $(cat /harness/boot-tests) | cat
+exit 0

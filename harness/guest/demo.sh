@@ -1,0 +1,49 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# The `make run` demo of the function_duration tracer.
+T=/sys/kernel/tracing
+cd $T || exit 1
+
+echo "=== 1. The boot, traced from the command line:"
+echo "===    $(cat /proc/cmdline | tr ' ' '\n' | grep -E '^(ftrace|function_duration)' | tr '\n' ' ')"
+echo 0 > tracing_on
+echo "current_tracer: $(cat current_tracer), threshold_ns: $(cat function_duration/threshold_ns)"
+echo "calls of at least 2 ms recorded during boot: $(grep -vc '^#' trace)"
+echo "the 15 slowest (sorted on the duration column):"
+grep '^#' trace | tail -3
+by_duration() {	# sort trace lines on the duration column, slowest first
+	grep -v '^#' | awk -F' us [|]' '{ n = split($1, a, " "); print a[n] "\t" $0 }' |
+		sort -rn | cut -f2-
+}
+grep -v '^#' trace | by_duration | head -15
+echo nop > current_tracer
+echo
+
+echo "=== 2. Two instances side by side over the same workload (fork/exec, tmpfs I/O):"
+echo "===    'slow' runs function_duration on vfs_* with threshold 50 us;"
+echo "===    'graph' runs function_graph on ksys_read."
+mkdir instances/slow instances/graph
+echo 'vfs_*' > instances/slow/set_ftrace_filter
+echo 50000 > instances/slow/function_duration/threshold_ns
+echo function_duration > instances/slow/current_tracer
+echo ksys_read > instances/graph/set_ftrace_filter
+echo function_graph > instances/graph/current_tracer
+echo "enabled_functions while both trace (refcount in parentheses):"
+grep -E '^(vfs_read|vfs_write|ksys_read) ' enabled_functions
+for i in 1 2 3; do
+	dd if=/dev/zero of=/tmp/f bs=64k count=16 2>/dev/null
+	cat /tmp/f > /dev/null
+	rm /tmp/f
+done
+echo 0 > instances/slow/tracing_on
+echo 0 > instances/graph/tracing_on
+echo
+echo "--- instances/slow/trace (first 15 lines):"
+head -20 instances/slow/trace
+echo
+echo "--- instances/graph/trace (first 12 lines):"
+grep -v '^#' instances/graph/trace | head -12
+echo nop > instances/slow/current_tracer
+echo nop > instances/graph/current_tracer
+rmdir instances/slow instances/graph
+exit 0

@@ -1,0 +1,46 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Build the guest's base initramfs for a kernel variant:
+#   harness/initramfs.sh <obj-name>
+# busybox-static, trace-cmd with its shared libraries, the ftracetest suite
+# of the laid tree (upstream tests plus this series'), and the modules.
+. "$(dirname "$0")/common.sh"
+
+name=$1
+ROOT=$OUT/initramfs-$name
+IMG=$OUT/initramfs-$name.cpio.gz
+srctree=$SRC
+case $name in vanilla-*) srctree=$PRISTINE;; esac
+
+rm -rf "$ROOT"
+mkdir -p "$ROOT"/bin "$ROOT"/sbin "$ROOT"/usr/bin "$ROOT"/usr/sbin \
+	"$ROOT"/proc "$ROOT"/sys "$ROOT"/dev "$ROOT"/tmp "$ROOT"/etc \
+	"$ROOT"/root "$ROOT"/harness "$ROOT"/lib "$ROOT"/lib64
+cp /bin/busybox "$ROOT/bin/busybox"
+for app in $("$ROOT/bin/busybox" --list-full); do
+	[ -e "$ROOT/$app" ] || ln -s /bin/busybox "$ROOT/$app"
+done
+cp "$TOP/harness/guest/init" "$ROOT/init"
+cp "$TOP/harness/guest/"*.sh "$ROOT/harness/"
+chmod +x "$ROOT/init"
+printf 'root:x:0:0:root:/root:/bin/sh\nnobody:x:65534:65534:nobody:/:/bin/sh\n' > "$ROOT/etc/passwd"
+printf 'root:x:0:\nnogroup:x:65534:\n' > "$ROOT/etc/group"
+
+# trace-cmd and the libraries it links (libtraceevent, libtracefs, ...).
+tc=$(command -v trace-cmd) || die "trace-cmd not installed"
+cp "$tc" "$ROOT/usr/bin/trace-cmd"
+for lib in $(ldd "$tc" | grep -o '/[^ ]*'); do
+	mkdir -p "$ROOT/$(dirname "$lib")"
+	cp -L "$lib" "$ROOT/$lib"
+done
+# libtraceevent's plugins are optional; carry them if present.
+for d in /usr/lib/x86_64-linux-gnu/traceevent; do
+	[ -d "$d" ] && mkdir -p "$ROOT/$d" && cp -r "$d/." "$ROOT/$d/"
+done
+
+mkdir -p "$ROOT/ftrace"
+cp -r "$srctree/tools/testing/selftests/ftrace/." "$ROOT/ftrace/"
+[ -d "$OUT/mod-$name/lib/modules" ] && cp -r "$OUT/mod-$name/lib/modules" "$ROOT/lib/"
+
+(cd "$ROOT" && find . | cpio -o -H newc --quiet | gzip -1) > "$IMG"
+say "initramfs: $IMG ($(du -h "$IMG" | cut -f1))"

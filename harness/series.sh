@@ -1,0 +1,141 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# `make series`: export the series as git format-patch files with a cover
+# letter into $OUT/series, prove it applies with `git am` onto the pristine
+# base, and run checkpatch --strict on every patch.
+#
+# patches/series lists the patches in order. A line '+ path' after a patch
+# names a new file of the repo (the overlay) that the patch's commit adds;
+# every overlay file belongs to exactly one patch. Each patch file carries
+# its commit message in mail form (From:, Subject:, body, Signed-off-by)
+# followed by its diff of upstream files, if any.
+. "$(dirname "$0")/common.sh"
+
+SERIES=$TOP/patches/series
+GITDIR=$OUT/base.git
+WT=$OUT/series-wt
+AM=$OUT/series-am
+EXPORT=$OUT/series
+G="git --git-dir=$GITDIR"
+
+"$TOP/harness/base.sh" || exit 1
+export GIT_AUTHOR_DATE="2026-11-29 00:00:00 +0000"
+export GIT_COMMITTER_DATE="$GIT_AUTHOR_DATE"
+export GIT_COMMITTER_NAME="function_duration series" GIT_COMMITTER_EMAIL="series@localhost"
+
+if ! $G rev-parse -q --verify refs/tags/base >/dev/null; then
+	say "recording the pristine base in $GITDIR (once)"
+	rm -rf "$GITDIR"
+	git init -q --bare "$GITDIR"
+	git --git-dir="$GITDIR" --work-tree="$PRISTINE" add -A -f . ':!.extracted'
+	$G -c user.name=base -c user.email=base@localhost commit -q \
+		-m "Linux $(make -s -C "$PRISTINE" kernelversion) (Debian linux-source-6.12)"
+	$G tag base
+fi
+
+fresh_worktree() {	# dir
+	if [ -d "$1/.git" ] || [ -f "$1/.git" ]; then
+		git -C "$1" checkout -q --detach base && git -C "$1" reset -q --hard base &&
+			git -C "$1" clean -q -fdx
+	else
+		rm -rf "$1"
+		$G worktree prune
+		$G worktree add -q --detach "$1" base
+	fi
+}
+
+entries=$(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$SERIES" 2>/dev/null)
+if [ -z "$entries" ]; then
+	say "the series is empty: nothing to export"
+	exit 0
+fi
+
+fresh_worktree "$WT" || die "cannot create $WT"
+overlay=$(cd "$TOP" && git ls-files --cached --others --exclude-standard -- $OVERLAY_DIRS)
+claimed=$OUT/series-claimed
+: > "$claimed"
+
+commit_pending() {
+	[ -n "$cur" ] || return 0
+	git -C "$WT" add -A
+	git -C "$WT" -c user.name="$author_name" -c user.email="$author_email" \
+		commit -q -F "$OUT/series-msg" || die "commit of $cur failed"
+}
+
+cur=""
+echo "$entries" > "$OUT/series-entries"
+while read -r first rest; do
+	case $first in
+	+)
+		[ -n "$cur" ] || die "patches/series: '+ $rest' before any patch"
+		[ -f "$TOP/$rest" ] || die "patches/series: $rest does not exist"
+		mkdir -p "$WT/$(dirname "$rest")"
+		cp "$TOP/$rest" "$WT/$rest"
+		echo "$rest" >> "$claimed"
+		;;
+	*)
+		commit_pending
+		cur=$first
+		p=$TOP/patches/$cur
+		[ -f "$p" ] || die "patches/series names $cur, which does not exist"
+		git mailinfo -k "$OUT/series-msg.body" "$OUT/series-patch" < "$p" > "$OUT/series-info"
+		author_name=$(sed -n 's/^Author: //p' "$OUT/series-info")
+		author_email=$(sed -n 's/^Email: //p' "$OUT/series-info")
+		subject=$(sed -n 's/^Subject: //p' "$OUT/series-info")
+		[ -n "$subject" ] && [ -n "$author_email" ] ||
+			die "patches/$cur has no From:/Subject: header"
+		{ echo "$subject"; echo; cat "$OUT/series-msg.body"; } > "$OUT/series-msg"
+		if [ -s "$OUT/series-patch" ]; then
+			git -C "$WT" apply --index "$OUT/series-patch" ||
+				die "patches/$cur does not apply with git apply"
+		fi
+		;;
+	esac
+done < "$OUT/series-entries"
+commit_pending
+
+unclaimed=$(echo "$overlay" | sort | comm -23 - "$(sort "$claimed" > "$claimed.s"; echo "$claimed.s")")
+[ -n "$unclaimed" ] && die "files of the repo no patch in patches/series adds:
+$unclaimed"
+dup=$(sort "$claimed" | uniq -d)
+[ -n "$dup" ] && die "files added by more than one patch: $dup"
+
+rm -rf "$EXPORT"
+mkdir -p "$EXPORT"
+git -C "$WT" format-patch -q --cover-letter --base=base -o "$EXPORT" base..HEAD ||
+	die "format-patch failed"
+cover=$(ls "$EXPORT"/0000-*.patch)
+if [ -f "$TOP/patches/cover-letter.txt" ]; then
+	python3 - "$cover" "$TOP/patches/cover-letter.txt" <<'PY'
+import sys
+cover, src = sys.argv[1], sys.argv[2]
+subject, _, blurb = open(src).read().partition('\n\n')
+text = open(cover).read()
+text = text.replace('*** SUBJECT HERE ***', subject.strip())
+text = text.replace('*** BLURB HERE ***', blurb.strip())
+open(cover, 'w').write(text)
+PY
+fi
+n=$(ls "$EXPORT"/*.patch | grep -v /0000- | wc -l)
+
+# Proof: the export applies with git am to the pristine base and gives the
+# same tree as the laid series.
+fresh_worktree "$AM" || die "cannot create $AM"
+git -C "$AM" -c user.name=am -c user.email=am@localhost am -q \
+	$(ls "$EXPORT"/*.patch | grep -v /0000-) || die "git am of the export failed"
+git -C "$AM" diff --quiet HEAD "$(git -C "$WT" rev-parse HEAD)" ||
+	die "git am result differs from the series"
+say "exported $n patches + cover letter to $EXPORT; git am onto base: OK"
+
+# checkpatch, from the base tree, on every patch.
+(cd "$AM" && ./scripts/checkpatch.pl --strict --show-types \
+	$(ls "$EXPORT"/*.patch | grep -v /0000-)) > "$EXPORT/checkpatch.txt" 2>&1
+errs=$(grep -c '^ERROR:' "$EXPORT/checkpatch.txt")
+warns=$(grep -c '^WARNING:' "$EXPORT/checkpatch.txt")
+checks=$(grep -c '^CHECK:' "$EXPORT/checkpatch.txt")
+say "checkpatch --strict: $errs errors, $warns warnings, $checks checks ($EXPORT/checkpatch.txt)"
+if [ "$errs" -ne 0 ] || [ "$warns" -ne 0 ] || [ "$checks" -ne 0 ]; then
+	grep -A6 -E '^(ERROR|WARNING|CHECK):' "$EXPORT/checkpatch.txt"
+	[ "$errs" -ne 0 ] || [ "$warns" -ne 0 ] && exit 1
+fi
+exit 0

@@ -1,0 +1,591 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Function duration tracer.
+ *
+ * Writes one event per completed function call whose duration reaches
+ * the instance's threshold, with the duration next to the function and
+ * the call site it returned to. Shorter calls never touch the ring
+ * buffer, and no entry event is ever written.
+ *
+ * Each instance's tracer is one more user of the function graph hooks,
+ * through the instance's own fgraph_ops (tr->gops): it honours that
+ * instance's set_ftrace_filter, set_ftrace_notrace and pid filters, and
+ * runs alongside function and function_graph in other instances.
+ *
+ * Based on the function graph tracer by Frederic Weisbecker and on the
+ * function_duration tracer Tim Bird posted in December 2009.
+ */
+#include <linux/ctype.h>
+#include <linux/delay.h>
+#include <linux/ftrace.h>
+#include <linux/kstrtox.h>
+#include <linux/mutex.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/tracefs.h>
+#include <linux/uaccess.h>
+
+#include "trace.h"
+#include "trace_output.h"
+
+/* Longest write accepted by threshold_ns: 20 digits, a sign and "\n". */
+#define FUNC_DURATION_INPUT_MAX	24
+
+/**
+ * struct func_duration - per-instance state of the function_duration tracer
+ * @threshold_ns:	calls that took less than this write no event
+ * @dir:		the instance's function_duration/ tracefs directory
+ */
+struct func_duration {
+	u64			threshold_ns;
+	struct dentry		*dir;
+};
+
+/* Serialises allocation of the per-instance state. */
+static DEFINE_MUTEX(func_duration_lock);
+
+/* Top-level threshold from "function_duration_threshold=" */
+static u64 func_duration_boot_threshold;
+
+static struct func_duration *func_duration_get(struct trace_array *tr)
+{
+	struct func_duration *fd;
+
+	fd = READ_ONCE(tr->func_duration);
+	if (fd)
+		return fd;
+
+	mutex_lock(&func_duration_lock);
+	fd = tr->func_duration;
+	if (!fd) {
+		fd = kzalloc(sizeof(*fd), GFP_KERNEL);
+		if (fd) {
+			if (tr->flags & TRACE_ARRAY_FL_GLOBAL)
+				fd->threshold_ns = func_duration_boot_threshold;
+			smp_store_release(&tr->func_duration, fd);
+		}
+	}
+	mutex_unlock(&func_duration_lock);
+
+	return fd;
+}
+
+/* ---------------------------------------------------------------------
+ * The function graph callbacks. No locks, no allocation, no sleeping:
+ * they run in any context, NMI included. The ring buffer is NMI safe.
+ */
+
+static int func_duration_entry(struct ftrace_graph_ent *trace,
+			       struct fgraph_ops *gops)
+{
+	unsigned long *task_var = fgraph_get_task_var(gops);
+	struct trace_array *tr = gops->private;
+
+	if (*task_var & TRACE_GRAPH_NOTRACE)
+		return 0;
+
+	/*
+	 * A function in set_graph_notrace hides itself and its children;
+	 * the return callback is needed to clear the bit again.
+	 */
+	if (ftrace_graph_notrace_addr(trace->func)) {
+		*task_var |= TRACE_GRAPH_NOTRACE;
+		return 1;
+	}
+
+	if (!ftrace_trace_task(tr))
+		return 0;
+
+	/* set_graph_function (top level) and max_graph_depth */
+	if (ftrace_graph_ignore_func(gops, trace))
+		return 0;
+
+	return 1;
+}
+
+static void func_duration_write(struct trace_array *tr,
+				struct ftrace_graph_ret *trace, u64 duration)
+{
+	struct trace_buffer *buffer = tr->array_buffer.buffer;
+	struct ftrace_ret_stack *ret_stack;
+	struct func_duration_entry *entry;
+	struct ring_buffer_event *event;
+
+	event = trace_buffer_lock_reserve(buffer, TRACE_FUNC_DURATION,
+					  sizeof(*entry), tracing_gen_ctx());
+	if (!event)
+		return;	/* counted by the ring buffer as dropped */
+
+	/* The frame being returned from is still on the shadow stack. */
+	ret_stack = ftrace_graph_get_ret_stack(current, 0);
+
+	entry = ring_buffer_event_data(event);
+	entry->func = trace->func;
+	entry->caller = ret_stack ? ret_stack->ret : 0;
+	entry->calltime = trace->calltime;
+	entry->duration = duration;
+	entry->depth = trace->depth;
+	trace_buffer_unlock_commit_nostack(buffer, event);
+}
+
+static void func_duration_return(struct ftrace_graph_ret *trace,
+				 struct fgraph_ops *gops)
+{
+	unsigned long *task_var = fgraph_get_task_var(gops);
+	struct trace_array *tr = gops->private;
+	struct trace_array_cpu *data;
+	u64 duration;
+	int bit;
+
+	ftrace_graph_addr_finish(gops, trace);
+
+	if (*task_var & TRACE_GRAPH_NOTRACE) {
+		*task_var &= ~TRACE_GRAPH_NOTRACE;
+		return;
+	}
+
+	duration = trace->rettime - trace->calltime;
+	if (duration < READ_ONCE(tr->func_duration->threshold_ns))
+		return;
+
+	bit = ftrace_test_recursion_trylock(trace->func, 0);
+	if (bit < 0)
+		return;
+
+	data = this_cpu_ptr(tr->array_buffer.data);
+	if (!atomic_read(&data->disabled))
+		func_duration_write(tr, trace, duration);
+
+	ftrace_test_recursion_unlock(bit);
+}
+
+/* ---------------------------------------------------------------------
+ * Output
+ */
+
+static void func_duration_print_duration(struct trace_seq *s, u64 duration)
+{
+	u32 rem_ns = do_div(duration, NSEC_PER_USEC);
+
+	trace_seq_printf(s, "%c %9llu.%03u us", trace_find_mark(duration * NSEC_PER_USEC),
+			 duration, rem_ns);
+}
+
+/*
+ * One line per call:
+ *   TASK-PID [CPU] CALLTIME: MARK DURATION us | FUNCTION <- CALLER
+ */
+static enum print_line_t func_duration_print_line(struct trace_iterator *iter)
+{
+	struct trace_entry *ent = iter->ent;
+	struct func_duration_entry *field;
+	struct trace_seq *s = &iter->seq;
+	char comm[TASK_COMM_LEN];
+	unsigned long usecs_rem;
+	u64 secs;
+
+	if (ent->type != TRACE_FUNC_DURATION)
+		return TRACE_TYPE_UNHANDLED;
+
+	trace_assign_type(field, ent);
+	trace_find_cmdline(ent->pid, comm);
+
+	secs = field->calltime;
+	usecs_rem = do_div(secs, NSEC_PER_SEC) / NSEC_PER_USEC;
+
+	trace_seq_printf(s, "%16s-%-7d [%03d] %5llu.%06lu: ",
+			 comm, ent->pid, iter->cpu, secs, usecs_rem);
+	func_duration_print_duration(s, field->duration);
+	trace_seq_printf(s, " |  %ps <- %ps\n",
+			 (void *)field->func, (void *)field->caller);
+
+	return trace_handle_return(s);
+}
+
+static void func_duration_print_header(struct seq_file *m)
+{
+	struct trace_iterator *iter = m->private;
+	struct trace_array *tr = iter->tr;
+	struct func_duration *fd = READ_ONCE(tr->func_duration);
+
+	seq_printf(m, "# threshold: %llu ns\n", fd ? fd->threshold_ns : 0);
+	seq_puts(m, "#\n");
+	seq_puts(m, "#           TASK-PID     CPU#   CALLTIME     DURATION            FUNCTION <- CALLER\n");
+	seq_puts(m, "#              | |         |       |            |                   |         |\n");
+}
+
+/* Output of the event outside this tracer's print_line (e.g. trace_pipe of events). */
+static enum print_line_t func_duration_event_trace(struct trace_iterator *iter,
+						   int flags,
+						   struct trace_event *event)
+{
+	struct func_duration_entry *field;
+	struct trace_seq *s = &iter->seq;
+
+	trace_assign_type(field, iter->ent);
+	trace_seq_printf(s, "%ps <- %ps: %llu ns (depth %d)\n",
+			 (void *)field->func, (void *)field->caller,
+			 field->duration, field->depth);
+
+	return trace_handle_return(s);
+}
+
+static enum print_line_t func_duration_event_raw(struct trace_iterator *iter,
+						 int flags,
+						 struct trace_event *event)
+{
+	struct func_duration_entry *field;
+
+	trace_assign_type(field, iter->ent);
+	trace_seq_printf(&iter->seq, "%lx %lx %llu %llu %d\n",
+			 field->func, field->caller, field->calltime,
+			 field->duration, field->depth);
+
+	return trace_handle_return(&iter->seq);
+}
+
+static struct trace_event_functions func_duration_event_funcs = {
+	.trace		= func_duration_event_trace,
+	.raw		= func_duration_event_raw,
+};
+
+static struct trace_event func_duration_event = {
+	.type		= TRACE_FUNC_DURATION,
+	.funcs		= &func_duration_event_funcs,
+};
+
+/* ---------------------------------------------------------------------
+ * The tracer
+ */
+
+/* Messages for error_log, indexed by the enum below. */
+static const char *func_duration_errs[] = {
+	"Threshold must be a decimal number of nanoseconds",
+	"Input too long",
+	"All function graph slots are in use",
+};
+
+enum {
+	FUNC_DURATION_ERR_NUMBER,
+	FUNC_DURATION_ERR_TOO_LONG,
+	FUNC_DURATION_ERR_NO_SLOT,
+};
+
+static int func_duration_trace_init(struct trace_array *tr)
+{
+	int ret;
+
+	if (!func_duration_get(tr))
+		return -ENOMEM;
+
+	tr->gops->entryfunc = func_duration_entry;
+	tr->gops->retfunc = func_duration_return;
+
+	/* Make sure the callbacks are visible before they can be called. */
+	smp_mb();
+
+	ret = register_ftrace_graph(tr->gops);
+	if (ret == -ENOSPC)
+		tracing_log_err(tr, "function_duration", "current_tracer",
+				func_duration_errs, FUNC_DURATION_ERR_NO_SLOT, 0);
+	if (ret)
+		return ret;
+	tracing_start_cmdline_record();
+
+	return 0;
+}
+
+static void func_duration_trace_reset(struct trace_array *tr)
+{
+	tracing_stop_cmdline_record();
+	unregister_ftrace_graph(tr->gops);
+}
+
+#ifdef CONFIG_FTRACE_SELFTEST
+static int trace_selftest_startup_function_duration(struct tracer *trace,
+						    struct trace_array *tr);
+#endif
+
+static struct tracer func_duration_tracer __tracer_data = {
+	.name			= "function_duration",
+	.init			= func_duration_trace_init,
+	.reset			= func_duration_trace_reset,
+	.print_line		= func_duration_print_line,
+	.print_header		= func_duration_print_header,
+	.allow_instances	= true,
+#ifdef CONFIG_FTRACE_SELFTEST
+	.selftest		= trace_selftest_startup_function_duration,
+#endif
+};
+
+/* ---------------------------------------------------------------------
+ * tracefs: function_duration/threshold_ns
+ */
+
+/* Log a bad write in the instance's error_log, showing printable input only. */
+static void func_duration_log_err(struct trace_array *tr, const char *file,
+				  char *input, u8 err)
+{
+	char *p;
+
+	for (p = input; *p; p++) {
+		if (*p == '\n')
+			*p = ' ';
+		else if (!isprint(*p))
+			*p = '?';
+	}
+	tracing_log_err(tr, file, input, func_duration_errs, err, 0);
+}
+
+/**
+ * func_duration_parse_ns - parse a nanosecond value written to tracefs
+ * @buf: NUL-terminated input
+ * @val: where to store the value
+ *
+ * Accepts decimal digits only, with one optional trailing newline (as
+ * written by echo): no sign, no blanks, no other base, nothing beyond
+ * U64_MAX.
+ *
+ * Return: 0 on success, -EINVAL otherwise (@val is then left untouched).
+ */
+int func_duration_parse_ns(const char *buf, u64 *val)
+{
+	u64 v;
+
+	if (!isdigit(buf[0]) || kstrtou64(buf, 10, &v))
+		return -EINVAL;
+	*val = v;
+
+	return 0;
+}
+
+static ssize_t threshold_read(struct file *filp, char __user *ubuf,
+			      size_t cnt, loff_t *ppos)
+{
+	struct trace_array *tr = filp->private_data;
+	struct func_duration *fd = func_duration_get(tr);
+	char buf[32];
+	int len;
+
+	if (!fd)
+		return -ENOMEM;
+	len = scnprintf(buf, sizeof(buf), "%llu\n", READ_ONCE(fd->threshold_ns));
+
+	return simple_read_from_buffer(ubuf, cnt, ppos, buf, len);
+}
+
+static ssize_t threshold_write(struct file *filp, const char __user *ubuf,
+			       size_t cnt, loff_t *ppos)
+{
+	struct trace_array *tr = filp->private_data;
+	char buf[FUNC_DURATION_INPUT_MAX + 1];
+	struct func_duration *fd;
+	u64 val;
+
+	fd = func_duration_get(tr);
+	if (!fd)
+		return -ENOMEM;
+
+	if (cnt > FUNC_DURATION_INPUT_MAX) {
+		buf[0] = '\0';
+		func_duration_log_err(tr, "threshold_ns", buf,
+				      FUNC_DURATION_ERR_TOO_LONG);
+		return -EINVAL;
+	}
+	if (copy_from_user(buf, ubuf, cnt))
+		return -EFAULT;
+	buf[cnt] = '\0';
+
+	if (func_duration_parse_ns(buf, &val)) {
+		func_duration_log_err(tr, "threshold_ns", buf,
+				      FUNC_DURATION_ERR_NUMBER);
+		return -EINVAL;
+	}
+
+	WRITE_ONCE(fd->threshold_ns, val);
+	*ppos += cnt;
+
+	return cnt;
+}
+
+static const struct file_operations threshold_fops = {
+	.open		= tracing_open_generic_tr,
+	.read		= threshold_read,
+	.write		= threshold_write,
+	.release	= tracing_release_generic_tr,
+	.llseek		= generic_file_llseek,
+};
+
+/**
+ * func_duration_init_tracefs - create an instance's function_duration files
+ * @tr: the trace array (top level or instance)
+ * @d_tracer: the instance's tracefs directory
+ *
+ * Called when the tracefs directory of @tr is populated. Failures are
+ * reported and leave the instance usable without these files.
+ */
+void func_duration_init_tracefs(struct trace_array *tr, struct dentry *d_tracer)
+{
+	struct func_duration *fd = func_duration_get(tr);
+	struct dentry *dir;
+
+	if (!fd) {
+		pr_warn("function_duration: could not allocate instance state\n");
+		return;
+	}
+
+	dir = tracefs_create_dir("function_duration", d_tracer);
+	if (!dir) {
+		pr_warn("function_duration: could not create tracefs directory\n");
+		return;
+	}
+	fd->dir = dir;
+
+	trace_create_file("threshold_ns", TRACE_MODE_WRITE, dir, tr,
+			  &threshold_fops);
+}
+
+/**
+ * func_duration_free - release an instance's function_duration state
+ * @tr: the trace array being removed
+ *
+ * Called on instance removal, after the tracer was switched off and the
+ * instance's tracefs directory removed.
+ */
+void func_duration_free(struct trace_array *tr)
+{
+	kfree(tr->func_duration);
+	tr->func_duration = NULL;
+}
+
+/**
+ * func_duration_set_threshold - set an instance's threshold from the kernel
+ * @tr: the trace array
+ * @threshold_ns: the new threshold in nanoseconds
+ *
+ * Used by boot-time tracing (bootconfig).
+ *
+ * Return: 0 on success, -ENOMEM if the instance state cannot be allocated.
+ */
+int func_duration_set_threshold(struct trace_array *tr, u64 threshold_ns)
+{
+	struct func_duration *fd = func_duration_get(tr);
+
+	if (!fd)
+		return -ENOMEM;
+	WRITE_ONCE(fd->threshold_ns, threshold_ns);
+
+	return 0;
+}
+
+static int __init set_func_duration_threshold(char *str)
+{
+	if (func_duration_parse_ns(str, &func_duration_boot_threshold))
+		pr_warn("function_duration: bad function_duration_threshold=%s\n", str);
+	return 1;
+}
+__setup("function_duration_threshold=", set_func_duration_threshold);
+
+/* ---------------------------------------------------------------------
+ * Boot-time selftest
+ */
+
+#ifdef CONFIG_FTRACE_SELFTEST
+/*
+ * Trace msleep(1) of this task with a threshold below and then above its
+ * duration; return the number of events it produced, or -EINVAL if an
+ * event of this task is not a correct funcduration event for msleep().
+ */
+static int func_duration_selftest_run(struct tracer *trace,
+				      struct trace_array *tr, u64 threshold)
+{
+	struct trace_buffer *buffer = tr->array_buffer.buffer;
+	struct ring_buffer_event *event;
+	struct func_duration_entry *entry;
+	int count = 0;
+	int cpu, ret;
+
+	tracing_reset_online_cpus(&tr->array_buffer);
+	WRITE_ONCE(tr->func_duration->threshold_ns, threshold);
+	ret = tracer_init(trace, tr);
+	if (ret)
+		return ret;
+	msleep(1);
+	tracing_stop();
+	trace->reset(tr);
+
+	for_each_online_cpu(cpu) {
+		while ((event = ring_buffer_consume(buffer, cpu, NULL, NULL))) {
+			entry = ring_buffer_event_data(event);
+			if (entry->ent.pid != current->pid)
+				continue;
+			if (entry->ent.type != TRACE_FUNC_DURATION ||
+			    entry->func != (unsigned long)msleep ||
+			    entry->duration < threshold ||
+			    entry->duration < NSEC_PER_MSEC)
+				count = -EINVAL;
+			else if (count >= 0)
+				count++;
+		}
+	}
+	tracing_start();
+
+	return count;
+}
+
+static int trace_selftest_startup_function_duration(struct tracer *trace,
+						    struct trace_array *tr)
+{
+	struct func_duration *fd = func_duration_get(tr);
+	char filter[] = "msleep";
+	u64 saved;
+	int ret;
+
+	if (!fd)
+		return -ENOMEM;
+	saved = fd->threshold_ns;
+
+	ret = ftrace_set_filter(tr->ops, filter, strlen(filter), 1);
+	if (ret)
+		goto out;
+
+	/* A call that reaches the threshold writes exactly one event. */
+	ret = func_duration_selftest_run(trace, tr, 500 * NSEC_PER_USEC);
+	if (ret != 1) {
+		pr_cont("expected 1 event for msleep(1), got %d ", ret);
+		ret = -EINVAL;
+		goto out_filter;
+	}
+
+	/* A call shorter than the threshold writes none. */
+	ret = func_duration_selftest_run(trace, tr, 10 * NSEC_PER_SEC);
+	if (ret != 0) {
+		pr_cont("threshold did not filter: %d events ", ret);
+		ret = -EINVAL;
+	}
+
+out_filter:
+	ftrace_set_filter(tr->ops, NULL, 0, 1);
+out:
+	fd->threshold_ns = saved;
+	tracing_reset_online_cpus(&tr->array_buffer);
+	return ret;
+}
+#endif /* CONFIG_FTRACE_SELFTEST */
+
+static __init int init_func_duration_tracer(void)
+{
+	if (!register_trace_event(&func_duration_event)) {
+		pr_warn("function_duration: could not register event output\n");
+		return 1;
+	}
+
+	if (register_tracer(&func_duration_tracer)) {
+		pr_warn("function_duration: could not register tracer\n");
+		unregister_trace_event(&func_duration_event);
+		return 1;
+	}
+
+	return 0;
+}
+core_initcall(init_func_duration_tracer);
