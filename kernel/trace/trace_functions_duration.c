@@ -28,7 +28,7 @@
 #include "trace.h"
 #include "trace_output.h"
 
-/* Longest write accepted by threshold_ns: 20 digits, a sign and "\n". */
+/* Longest write accepted by threshold_ns: U64_MAX has 20 digits, plus "\n". */
 #define FUNC_DURATION_INPUT_MAX	24
 
 /**
@@ -163,12 +163,13 @@ static void func_duration_return(struct ftrace_graph_ret *trace,
  * Output
  */
 
+/* The function graph delay marker, then microseconds with three decimals. */
 static void func_duration_print_duration(struct trace_seq *s, u64 duration)
 {
+	char mark = trace_find_mark(duration);
 	u32 rem_ns = do_div(duration, NSEC_PER_USEC);
 
-	trace_seq_printf(s, "%c %9llu.%03u us", trace_find_mark(duration * NSEC_PER_USEC),
-			 duration, rem_ns);
+	trace_seq_printf(s, "%c %9llu.%03u us", mark, duration, rem_ns);
 }
 
 /*
@@ -223,9 +224,9 @@ static enum print_line_t func_duration_event_trace(struct trace_iterator *iter,
 	struct trace_seq *s = &iter->seq;
 
 	trace_assign_type(field, iter->ent);
-	trace_seq_printf(s, "%ps <- %ps: %llu ns (depth %d)\n",
+	trace_seq_printf(s, "%ps <- %ps: %llu ns (start: %llu, depth: %d)\n",
 			 (void *)field->func, (void *)field->caller,
-			 field->duration, field->depth);
+			 field->duration, field->calltime, field->depth);
 
 	return trace_handle_return(s);
 }
@@ -499,6 +500,8 @@ __setup("function_duration_threshold=", set_func_duration_threshold);
 static int func_duration_selftest_run(struct tracer *trace,
 				      struct trace_array *tr, u64 threshold)
 {
+	/* With IBT the traced address is past the function's endbr. */
+	unsigned long msleep_ip = ftrace_location((unsigned long)msleep);
 	struct trace_buffer *buffer = tr->array_buffer.buffer;
 	struct ring_buffer_event *event;
 	struct func_duration_entry *entry;
@@ -520,12 +523,16 @@ static int func_duration_selftest_run(struct tracer *trace,
 			if (entry->ent.pid != current->pid)
 				continue;
 			if (entry->ent.type != TRACE_FUNC_DURATION ||
-			    entry->func != (unsigned long)msleep ||
+			    entry->func != msleep_ip ||
 			    entry->duration < threshold ||
-			    entry->duration < NSEC_PER_MSEC)
+			    entry->duration < NSEC_PER_MSEC) {
+				pr_cont("bad event: type %d %ps %llu ns ",
+					entry->ent.type, (void *)entry->func,
+					entry->duration);
 				count = -EINVAL;
-			else if (count >= 0)
+			} else if (count >= 0) {
 				count++;
+			}
 		}
 	}
 	tracing_start();
