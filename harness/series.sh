@@ -28,7 +28,8 @@ if ! $G rev-parse -q --verify refs/tags/base >/dev/null; then
 	rm -rf "$GITDIR"
 	git init -q --bare "$GITDIR"
 	git --git-dir="$GITDIR" --work-tree="$PRISTINE" add -A -f . ':!.extracted'
-	$G -c user.name=base -c user.email=base@localhost commit -q \
+	git --git-dir="$GITDIR" --work-tree="$PRISTINE" -c user.name=base \
+		-c user.email=base@localhost commit -q \
 		-m "Linux $(make -s -C "$PRISTINE" kernelversion) (Debian linux-source-6.12)"
 	$G tag base
 fi
@@ -58,11 +59,15 @@ claimed=$OUT/series-claimed
 commit_pending() {
 	[ -n "$cur" ] || return 0
 	git -C "$WT" add -A
+	# New files, even where the base's .gitignore would hide them.
+	[ -s "$OUT/series-new" ] && (cd "$WT" && xargs git add -f -- < "$OUT/series-new")
+	: > "$OUT/series-new"
 	git -C "$WT" -c user.name="$author_name" -c user.email="$author_email" \
 		commit -q -F "$OUT/series-msg" || die "commit of $cur failed"
 }
 
 cur=""
+: > "$OUT/series-new"
 echo "$entries" > "$OUT/series-entries"
 while read -r first rest; do
 	case $first in
@@ -72,13 +77,14 @@ while read -r first rest; do
 		mkdir -p "$WT/$(dirname "$rest")"
 		cp "$TOP/$rest" "$WT/$rest"
 		echo "$rest" >> "$claimed"
+		echo "$rest" >> "$OUT/series-new"
 		;;
 	*)
 		commit_pending
 		cur=$first
 		p=$TOP/patches/$cur
 		[ -f "$p" ] || die "patches/series names $cur, which does not exist"
-		git mailinfo -k "$OUT/series-msg.body" "$OUT/series-patch" < "$p" > "$OUT/series-info"
+		git mailinfo "$OUT/series-msg.body" "$OUT/series-patch" < "$p" > "$OUT/series-info"
 		author_name=$(sed -n 's/^Author: //p' "$OUT/series-info")
 		author_email=$(sed -n 's/^Email: //p' "$OUT/series-info")
 		subject=$(sed -n 's/^Subject: //p' "$OUT/series-info")

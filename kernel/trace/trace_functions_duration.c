@@ -62,12 +62,34 @@ static struct func_duration *func_duration_get(struct trace_array *tr)
 		if (fd) {
 			if (tr->flags & TRACE_ARRAY_FL_GLOBAL)
 				fd->threshold_ns = func_duration_boot_threshold;
+			/* Publish the state only once it is initialised. */
 			smp_store_release(&tr->func_duration, fd);
 		}
 	}
 	mutex_unlock(&func_duration_lock);
 
 	return fd;
+}
+
+/* Messages for error_log, indexed by the enum below. */
+static const char * const func_duration_errs[] = {
+	"Threshold must be a decimal number of nanoseconds",
+	"Input too long",
+	"All function graph slots are in use",
+};
+
+enum {
+	FUNC_DURATION_ERR_NUMBER,
+	FUNC_DURATION_ERR_TOO_LONG,
+	FUNC_DURATION_ERR_NO_SLOT,
+};
+
+static void func_duration_log_err(struct trace_array *tr, const char *file,
+				  const char *input, u8 err)
+{
+	/* tracing_log_err() takes its table of messages as non-const. */
+	tracing_log_err(tr, file, input, (const char **)func_duration_errs,
+			err, 0);
 }
 
 /* ---------------------------------------------------------------------
@@ -259,19 +281,6 @@ static struct trace_event func_duration_event = {
  * The tracer
  */
 
-/* Messages for error_log, indexed by the enum below. */
-static const char *func_duration_errs[] = {
-	"Threshold must be a decimal number of nanoseconds",
-	"Input too long",
-	"All function graph slots are in use",
-};
-
-enum {
-	FUNC_DURATION_ERR_NUMBER,
-	FUNC_DURATION_ERR_TOO_LONG,
-	FUNC_DURATION_ERR_NO_SLOT,
-};
-
 static int func_duration_trace_init(struct trace_array *tr)
 {
 	int ret;
@@ -287,8 +296,8 @@ static int func_duration_trace_init(struct trace_array *tr)
 
 	ret = register_ftrace_graph(tr->gops);
 	if (ret == -ENOSPC)
-		tracing_log_err(tr, "function_duration", "current_tracer",
-				func_duration_errs, FUNC_DURATION_ERR_NO_SLOT, 0);
+		func_duration_log_err(tr, "function_duration", "current_tracer",
+				      FUNC_DURATION_ERR_NO_SLOT);
 	if (ret)
 		return ret;
 	tracing_start_cmdline_record();
@@ -322,21 +331,6 @@ static struct tracer func_duration_tracer __tracer_data = {
 /* ---------------------------------------------------------------------
  * tracefs: function_duration/threshold_ns
  */
-
-/* Log a bad write in the instance's error_log, showing printable input only. */
-static void func_duration_log_err(struct trace_array *tr, const char *file,
-				  char *input, u8 err)
-{
-	char *p;
-
-	for (p = input; *p; p++) {
-		if (*p == '\n')
-			*p = ' ';
-		else if (!isprint(*p))
-			*p = '?';
-	}
-	tracing_log_err(tr, file, input, func_duration_errs, err, 0);
-}
 
 /**
  * func_duration_parse_ns - parse a nanosecond value written to tracefs
@@ -382,14 +376,14 @@ static ssize_t threshold_write(struct file *filp, const char __user *ubuf,
 	char buf[FUNC_DURATION_INPUT_MAX + 1];
 	struct func_duration *fd;
 	u64 val;
+	char *p;
 
 	fd = func_duration_get(tr);
 	if (!fd)
 		return -ENOMEM;
 
 	if (cnt > FUNC_DURATION_INPUT_MAX) {
-		buf[0] = '\0';
-		func_duration_log_err(tr, "threshold_ns", buf,
+		func_duration_log_err(tr, "threshold_ns", "",
 				      FUNC_DURATION_ERR_TOO_LONG);
 		return -EINVAL;
 	}
@@ -398,6 +392,9 @@ static ssize_t threshold_write(struct file *filp, const char __user *ubuf,
 	buf[cnt] = '\0';
 
 	if (func_duration_parse_ns(buf, &val)) {
+		/* Show the rejected input in error_log, printable only. */
+		for (p = buf; *p; p++)
+			*p = isprint(*p) ? *p : ' ';
 		func_duration_log_err(tr, "threshold_ns", buf,
 				      FUNC_DURATION_ERR_NUMBER);
 		return -EINVAL;
@@ -493,7 +490,7 @@ __setup("function_duration_threshold=", set_func_duration_threshold);
 
 #ifdef CONFIG_FTRACE_SELFTEST
 /*
- * Trace msleep(1) of this task with a threshold below and then above its
+ * Trace msleep(20) of this task with a threshold below and then above its
  * duration; return the number of events it produced, or -EINVAL if an
  * event of this task is not a correct funcduration event for msleep().
  */
@@ -513,7 +510,7 @@ static int func_duration_selftest_run(struct tracer *trace,
 	ret = tracer_init(trace, tr);
 	if (ret)
 		return ret;
-	msleep(1);
+	msleep(20);
 	tracing_stop();
 	trace->reset(tr);
 
@@ -526,7 +523,7 @@ static int func_duration_selftest_run(struct tracer *trace,
 			    entry->func != msleep_ip ||
 			    entry->duration < threshold ||
 			    entry->duration < NSEC_PER_MSEC) {
-				pr_cont("bad event: type %d %ps %llu ns ",
+				pr_warn("function_duration selftest: bad event: type %d %ps %llu ns\n",
 					entry->ent.type, (void *)entry->func,
 					entry->duration);
 				count = -EINVAL;
@@ -559,7 +556,8 @@ static int trace_selftest_startup_function_duration(struct tracer *trace,
 	/* A call that reaches the threshold writes exactly one event. */
 	ret = func_duration_selftest_run(trace, tr, 500 * NSEC_PER_USEC);
 	if (ret != 1) {
-		pr_cont("expected 1 event for msleep(1), got %d ", ret);
+		pr_warn("function_duration selftest: expected 1 event for msleep(20), got %d\n",
+			ret);
 		ret = -EINVAL;
 		goto out_filter;
 	}
@@ -567,7 +565,8 @@ static int trace_selftest_startup_function_duration(struct tracer *trace,
 	/* A call shorter than the threshold writes none. */
 	ret = func_duration_selftest_run(trace, tr, 10 * NSEC_PER_SEC);
 	if (ret != 0) {
-		pr_cont("threshold did not filter: %d events ", ret);
+		pr_warn("function_duration selftest: threshold did not filter: %d events\n",
+			ret);
 		ret = -EINVAL;
 	}
 

@@ -73,6 +73,7 @@ static struct kunit_suite func_duration_test_suite = {
 	.name = "function_duration",
 	.test_cases = func_duration_test_cases,
 };
+
 kunit_test_suite(func_duration_test_suite);
 
 MODULE_DESCRIPTION("KUnit tests for the function_duration tracer");
