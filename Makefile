@@ -5,7 +5,7 @@
 
 H := harness
 
-.PHONY: all run check shell series bench build deps vanilla-baseline clean help
+.PHONY: all run check shell series deps vanilla-baseline harness-selftest clean help
 
 all: help
 
@@ -14,6 +14,7 @@ help:
 	@echo "make check    build the check kernel and run every test (TESTS=... for some)"
 	@echo "make shell    boot the production-like kernel with a shell, tracefs mounted"
 	@echo "make series   export the series with git format-patch, git am it, checkpatch"
+	@echo "make harness-selftest  prove make check fails on a failing test and on a WARN"
 	@echo "make clean    remove out/ (the build directory)"
 
 deps:
@@ -31,6 +32,10 @@ shell: deps
 
 series: deps
 	@$(H)/series.sh
+
+# Prove that make check fails on a failing test and on a kernel WARN.
+harness-selftest: deps
+	@$(H)/harness-selftest.sh
 
 # Re-measure harness/upstream-baseline.txt on the unpatched base.
 vanilla-baseline: deps

@@ -45,7 +45,7 @@ if [ -n "$BOOTCONFIG" ]; then
 	APPEND="bootconfig $APPEND"
 fi
 
-accel="-accel tcg,thread=multi"
+accel="-accel tcg,thread=single"
 [ -n "$ICOUNT" ] && accel="-accel tcg -icount shift=0,sleep=off"
 cmdline="console=ttyS0 panic=-1 oops=panic loglevel=7 $APPEND"
 CONSOLE=$LOGS/$RUN.console
