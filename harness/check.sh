@@ -34,6 +34,11 @@ boot_phase() {	# phase script [extra files...]
 	RUN=check-$ph "$TOP/harness/boot.sh" check "$@"
 	rc=$?
 	[ $rc -ne 0 ] && fail_phase "$ph" "guest exited with status $rc"
+	report_phase "$ph"
+}
+
+report_phase() {	# phase: turn $LOGS/check-<phase>.* into results
+	ph=$1
 	"$TOP/harness/report.py" --phase "$ph" --out "$LOGS/check-$ph.out" \
 		--console "$LOGS/check-$ph.console" --results "$RESULTS" \
 		--expected "$TOP/harness/upstream-baseline.txt" >/dev/null
@@ -81,7 +86,27 @@ fi
 grep '/func-duration-boot[^/]*\.tc$' "$OUT/series-tests" > "$OUT/guestfiles/boot-tests"
 grep -v '/func-duration-boot[^/]*\.tc$' "$OUT/series-tests" > "$OUT/guestfiles/series-tests"
 
-# One boot: boot-time selftests and KUnit run before init, then ftracetest.
+# The upstream suite is the regression guard: it runs on the
+# production-like kernel (under lockdep and single-threaded TCG it would
+# take hours), in a guest of its own, in parallel with the check boots.
+phase build-prod "$TOP/harness/build.sh" prod || { fail_phase build-prod "kernel build failed"; summary; }
+phase initramfs-prod "$TOP/harness/initramfs.sh" prod || { fail_phase initramfs-prod "failed"; summary; }
+mkdir -p "$OUT/guestfiles-upstream"
+cp "$OUT/guestfiles/series-tests" "$OUT/guestfiles-upstream/"
+echo upstream > "$OUT/guestfiles-upstream/suite"
+echo series > "$OUT/guestfiles/suite"
+(
+	t0=$(now)
+	RUN=check-upstream GUESTFILES=$OUT/guestfiles-upstream TIMEOUT=2400 \
+		"$TOP/harness/boot.sh" prod "$TOP/harness/guest/ftracetest.sh" \
+		> "$OUT/upstream-boot.log" 2>&1
+	echo $? > "$OUT/upstream-boot.rc"
+	echo "upstream (in parallel) $(($(now) - t0))s" >> "$TIMES"
+) &
+upstream_pid=$!
+
+# The check kernel: boot-time selftests and KUnit run before init, then
+# this series' ftracetest tests.
 GUESTFILES=$OUT/guestfiles TIMEOUT=2400 phase ftracetest \
 	boot_phase ftracetest "$TOP/harness/guest/ftracetest.sh"
 # A boot with boot-time tracing on the command line and in bootconfig.
@@ -91,6 +116,12 @@ if [ -s "$OUT/guestfiles/boot-tests" ]; then
 		BOOTCONFIG=$TOP/harness/boot-tracing.bconf \
 		phase boot boot_phase boot "$TOP/harness/guest/boot-state.sh"
 fi
+
+say "=== waiting for the upstream suite (log: $LOGS/check-upstream.out)"
+wait $upstream_pid
+rc=$(cat "$OUT/upstream-boot.rc")
+[ "$rc" -ne 0 ] && { fail_phase upstream "guest exited with status $rc"; cat "$OUT/upstream-boot.log" | tail -20; }
+report_phase upstream
 if phase series "$TOP/harness/series.sh"; then
 	echo "PASS series: exported, applied with git am, checkpatch --strict clean" >> "$RESULTS"
 else

@@ -7,12 +7,12 @@
 # only if it passes here and not with the series.
 . "$(dirname "$0")/common.sh"
 
-"$TOP/harness/build.sh" check vanilla || exit 1
-"$TOP/harness/initramfs.sh" vanilla-check || exit 1
+"$TOP/harness/build.sh" prod vanilla || exit 1
+"$TOP/harness/initramfs.sh" vanilla-prod || exit 1
 mkdir -p "$OUT/guestfiles-vanilla"
 : > "$OUT/guestfiles-vanilla/series-tests"
 GUESTFILES=$OUT/guestfiles-vanilla RUN=vanilla TIMEOUT=2400 \
-	"$TOP/harness/boot.sh" vanilla-check "$TOP/harness/guest/ftracetest.sh"
+	"$TOP/harness/boot.sh" vanilla-prod "$TOP/harness/guest/ftracetest.sh"
 python3 - "$LOGS/vanilla.out" "$TOP/harness/upstream-baseline.txt" <<'PY'
 import re, sys
 src, dst = sys.argv[1], sys.argv[2]

@@ -18,8 +18,8 @@
 #include <linux/ctype.h>
 #include <linux/delay.h>
 #include <linux/ftrace.h>
+#include <linux/kallsyms.h>
 #include <linux/kstrtox.h>
-#include <linux/mutex.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/tracefs.h>
@@ -31,45 +31,8 @@
 /* Longest write accepted by threshold_ns: U64_MAX has 20 digits, plus "\n". */
 #define FUNC_DURATION_INPUT_MAX	24
 
-/**
- * struct func_duration - per-instance state of the function_duration tracer
- * @threshold_ns:	calls that took less than this write no event
- * @dir:		the instance's function_duration/ tracefs directory
- */
-struct func_duration {
-	u64			threshold_ns;
-	struct dentry		*dir;
-};
-
-/* Serialises allocation of the per-instance state. */
-static DEFINE_MUTEX(func_duration_lock);
-
 /* Top-level threshold from "function_duration_threshold=" */
-static u64 func_duration_boot_threshold;
-
-static struct func_duration *func_duration_get(struct trace_array *tr)
-{
-	struct func_duration *fd;
-
-	fd = READ_ONCE(tr->func_duration);
-	if (fd)
-		return fd;
-
-	mutex_lock(&func_duration_lock);
-	fd = tr->func_duration;
-	if (!fd) {
-		fd = kzalloc(sizeof(*fd), GFP_KERNEL);
-		if (fd) {
-			if (tr->flags & TRACE_ARRAY_FL_GLOBAL)
-				fd->threshold_ns = func_duration_boot_threshold;
-			/* Publish the state only once it is initialised. */
-			smp_store_release(&tr->func_duration, fd);
-		}
-	}
-	mutex_unlock(&func_duration_lock);
-
-	return fd;
-}
+static u64 func_duration_boot_threshold __initdata;
 
 /* Messages for error_log, indexed by the enum below. */
 static const char * const func_duration_errs[] = {
@@ -125,11 +88,29 @@ static int func_duration_entry(struct ftrace_graph_ent *trace,
 	return 1;
 }
 
+/*
+ * The address the returning function goes back to. Its frame is still on
+ * the shadow stack. A tail-called function's frame holds the return
+ * handler instead: the real address is in the frame of its tail caller.
+ */
+static unsigned long func_duration_caller(void)
+{
+	unsigned long handler = (unsigned long)
+		dereference_kernel_function_descriptor(return_to_handler);
+	struct ftrace_ret_stack *ret_stack;
+	int i = 0;
+
+	do {
+		ret_stack = ftrace_graph_get_ret_stack(current, i++);
+	} while (ret_stack && ret_stack->ret == handler);
+
+	return ret_stack ? ret_stack->ret : 0;
+}
+
 static void func_duration_write(struct trace_array *tr,
 				struct ftrace_graph_ret *trace, u64 duration)
 {
 	struct trace_buffer *buffer = tr->array_buffer.buffer;
-	struct ftrace_ret_stack *ret_stack;
 	struct func_duration_entry *entry;
 	struct ring_buffer_event *event;
 
@@ -138,12 +119,9 @@ static void func_duration_write(struct trace_array *tr,
 	if (!event)
 		return;	/* counted by the ring buffer as dropped */
 
-	/* The frame being returned from is still on the shadow stack. */
-	ret_stack = ftrace_graph_get_ret_stack(current, 0);
-
 	entry = ring_buffer_event_data(event);
 	entry->func = trace->func;
-	entry->caller = ret_stack ? ret_stack->ret : 0;
+	entry->caller = func_duration_caller();
 	entry->calltime = trace->calltime;
 	entry->duration = duration;
 	entry->depth = trace->depth;
@@ -166,8 +144,13 @@ static void func_duration_return(struct ftrace_graph_ret *trace,
 		return;
 	}
 
+	/*
+	 * trace_clock_local() is per CPU: a call that migrated may appear
+	 * to end before it started. Such a duration means nothing.
+	 */
 	duration = trace->rettime - trace->calltime;
-	if (duration < READ_ONCE(tr->func_duration->threshold_ns))
+	if ((s64)duration < 0 ||
+	    duration < READ_ONCE(tr->func_duration_threshold))
 		return;
 
 	bit = ftrace_test_recursion_trylock(trace->func, 0);
@@ -228,10 +211,9 @@ static enum print_line_t func_duration_print_line(struct trace_iterator *iter)
 static void func_duration_print_header(struct seq_file *m)
 {
 	struct trace_iterator *iter = m->private;
-	struct trace_array *tr = iter->tr;
-	struct func_duration *fd = READ_ONCE(tr->func_duration);
 
-	seq_printf(m, "# threshold: %llu ns\n", fd ? fd->threshold_ns : 0);
+	seq_printf(m, "# threshold: %llu ns\n",
+		   READ_ONCE(iter->tr->func_duration_threshold));
 	seq_puts(m, "#\n");
 	seq_puts(m, "#           TASK-PID     CPU#   CALLTIME     DURATION            FUNCTION <- CALLER\n");
 	seq_puts(m, "#              | |         |       |            |                   |         |\n");
@@ -285,9 +267,6 @@ static int func_duration_trace_init(struct trace_array *tr)
 {
 	int ret;
 
-	if (!func_duration_get(tr))
-		return -ENOMEM;
-
 	tr->gops->entryfunc = func_duration_entry;
 	tr->gops->retfunc = func_duration_return;
 
@@ -311,7 +290,7 @@ static void func_duration_trace_reset(struct trace_array *tr)
 	unregister_ftrace_graph(tr->gops);
 }
 
-#ifdef CONFIG_FTRACE_SELFTEST
+#if defined(CONFIG_FTRACE_SELFTEST) && defined(CONFIG_DYNAMIC_FTRACE)
 static int trace_selftest_startup_function_duration(struct tracer *trace,
 						    struct trace_array *tr);
 #endif
@@ -323,7 +302,7 @@ static struct tracer func_duration_tracer __tracer_data = {
 	.print_line		= func_duration_print_line,
 	.print_header		= func_duration_print_header,
 	.allow_instances	= true,
-#ifdef CONFIG_FTRACE_SELFTEST
+#if defined(CONFIG_FTRACE_SELFTEST) && defined(CONFIG_DYNAMIC_FTRACE)
 	.selftest		= trace_selftest_startup_function_duration,
 #endif
 };
@@ -358,13 +337,11 @@ static ssize_t threshold_read(struct file *filp, char __user *ubuf,
 			      size_t cnt, loff_t *ppos)
 {
 	struct trace_array *tr = filp->private_data;
-	struct func_duration *fd = func_duration_get(tr);
 	char buf[32];
 	int len;
 
-	if (!fd)
-		return -ENOMEM;
-	len = scnprintf(buf, sizeof(buf), "%llu\n", READ_ONCE(fd->threshold_ns));
+	len = scnprintf(buf, sizeof(buf), "%llu\n",
+			READ_ONCE(tr->func_duration_threshold));
 
 	return simple_read_from_buffer(ubuf, cnt, ppos, buf, len);
 }
@@ -374,13 +351,8 @@ static ssize_t threshold_write(struct file *filp, const char __user *ubuf,
 {
 	struct trace_array *tr = filp->private_data;
 	char buf[FUNC_DURATION_INPUT_MAX + 1];
-	struct func_duration *fd;
 	u64 val;
 	char *p;
-
-	fd = func_duration_get(tr);
-	if (!fd)
-		return -ENOMEM;
 
 	if (cnt > FUNC_DURATION_INPUT_MAX) {
 		func_duration_log_err(tr, "threshold_ns", "",
@@ -400,7 +372,7 @@ static ssize_t threshold_write(struct file *filp, const char __user *ubuf,
 		return -EINVAL;
 	}
 
-	WRITE_ONCE(fd->threshold_ns, val);
+	WRITE_ONCE(tr->func_duration_threshold, val);
 	*ppos += cnt;
 
 	return cnt;
@@ -419,61 +391,21 @@ static const struct file_operations threshold_fops = {
  * @tr: the trace array (top level or instance)
  * @d_tracer: the instance's tracefs directory
  *
- * Called when the tracefs directory of @tr is populated. Failures are
- * reported and leave the instance usable without these files.
+ * Called when the tracefs directory of @tr is populated. A failure is
+ * reported and leaves the instance usable without these files.
  */
 void func_duration_init_tracefs(struct trace_array *tr, struct dentry *d_tracer)
 {
-	struct func_duration *fd = func_duration_get(tr);
 	struct dentry *dir;
-
-	if (!fd) {
-		pr_warn("function_duration: could not allocate instance state\n");
-		return;
-	}
 
 	dir = tracefs_create_dir("function_duration", d_tracer);
 	if (!dir) {
 		pr_warn("function_duration: could not create tracefs directory\n");
 		return;
 	}
-	fd->dir = dir;
 
 	trace_create_file("threshold_ns", TRACE_MODE_WRITE, dir, tr,
 			  &threshold_fops);
-}
-
-/**
- * func_duration_free - release an instance's function_duration state
- * @tr: the trace array being removed
- *
- * Called on instance removal, after the tracer was switched off and the
- * instance's tracefs directory removed.
- */
-void func_duration_free(struct trace_array *tr)
-{
-	kfree(tr->func_duration);
-	tr->func_duration = NULL;
-}
-
-/**
- * func_duration_set_threshold - set an instance's threshold from the kernel
- * @tr: the trace array
- * @threshold_ns: the new threshold in nanoseconds
- *
- * Used by boot-time tracing (bootconfig).
- *
- * Return: 0 on success, -ENOMEM if the instance state cannot be allocated.
- */
-int func_duration_set_threshold(struct trace_array *tr, u64 threshold_ns)
-{
-	struct func_duration *fd = func_duration_get(tr);
-
-	if (!fd)
-		return -ENOMEM;
-	WRITE_ONCE(fd->threshold_ns, threshold_ns);
-
-	return 0;
 }
 
 static int __init set_func_duration_threshold(char *str)
@@ -488,14 +420,26 @@ __setup("function_duration_threshold=", set_func_duration_threshold);
  * Boot-time selftest
  */
 
-#ifdef CONFIG_FTRACE_SELFTEST
+#if defined(CONFIG_FTRACE_SELFTEST) && defined(CONFIG_DYNAMIC_FTRACE)
+/* Is @caller an address inside @func? */
+static __init bool func_duration_selftest_in(unsigned long caller, void *func)
+{
+	unsigned long size, offset;
+
+	if (!IS_ENABLED(CONFIG_KALLSYMS))
+		return true;
+	return kallsyms_lookup_size_offset(caller, &size, &offset) &&
+	       caller - offset == (unsigned long)func;
+}
+
 /*
- * Trace msleep(20) of this task with a threshold below and then above its
- * duration; return the number of events it produced, or -EINVAL if an
- * event of this task is not a correct funcduration event for msleep().
+ * Trace msleep(20) of this task with @threshold; return the number of
+ * events it produced, or -EINVAL if an event of this task is not a
+ * correct funcduration event for msleep() called from here.
  */
-static int func_duration_selftest_run(struct tracer *trace,
-				      struct trace_array *tr, u64 threshold)
+static noinline __init int
+func_duration_selftest_run(struct tracer *trace, struct trace_array *tr,
+			   u64 threshold)
 {
 	/* With IBT the traced address is past the function's endbr. */
 	unsigned long msleep_ip = ftrace_location((unsigned long)msleep);
@@ -506,7 +450,7 @@ static int func_duration_selftest_run(struct tracer *trace,
 	int cpu, ret;
 
 	tracing_reset_online_cpus(&tr->array_buffer);
-	WRITE_ONCE(tr->func_duration->threshold_ns, threshold);
+	WRITE_ONCE(tr->func_duration_threshold, threshold);
 	ret = tracer_init(trace, tr);
 	if (ret)
 		return ret;
@@ -521,11 +465,13 @@ static int func_duration_selftest_run(struct tracer *trace,
 				continue;
 			if (entry->ent.type != TRACE_FUNC_DURATION ||
 			    entry->func != msleep_ip ||
+			    !func_duration_selftest_in(entry->caller,
+						       func_duration_selftest_run) ||
 			    entry->duration < threshold ||
-			    entry->duration < NSEC_PER_MSEC) {
-				pr_warn("function_duration selftest: bad event: type %d %ps %llu ns\n",
+			    entry->duration < 20 * NSEC_PER_MSEC) {
+				pr_warn("function_duration selftest: bad event: type %d %ps <- %pS %llu ns\n",
 					entry->ent.type, (void *)entry->func,
-					entry->duration);
+					(void *)entry->caller, entry->duration);
 				count = -EINVAL;
 			} else if (count >= 0) {
 				count++;
@@ -537,17 +483,19 @@ static int func_duration_selftest_run(struct tracer *trace,
 	return count;
 }
 
-static int trace_selftest_startup_function_duration(struct tracer *trace,
-						    struct trace_array *tr)
+static __init int
+trace_selftest_startup_function_duration(struct tracer *trace,
+					 struct trace_array *tr)
 {
-	struct func_duration *fd = func_duration_get(tr);
+	u64 saved = tr->func_duration_threshold;
 	char filter[] = "msleep";
-	u64 saved;
 	int ret;
 
-	if (!fd)
-		return -ENOMEM;
-	saved = fd->threshold_ns;
+	/* The test replaces the top-level filter, which was given at boot. */
+	if (ftrace_filter_param) {
+		pr_info("function_duration selftest: boot filter set, skipped\n");
+		return 0;
+	}
 
 	ret = ftrace_set_filter(tr->ops, filter, strlen(filter), 1);
 	if (ret)
@@ -573,14 +521,16 @@ static int trace_selftest_startup_function_duration(struct tracer *trace,
 out_filter:
 	ftrace_set_filter(tr->ops, NULL, 0, 1);
 out:
-	fd->threshold_ns = saved;
+	tr->func_duration_threshold = saved;
 	tracing_reset_online_cpus(&tr->array_buffer);
 	return ret;
 }
-#endif /* CONFIG_FTRACE_SELFTEST */
+#endif /* CONFIG_FTRACE_SELFTEST && CONFIG_DYNAMIC_FTRACE */
 
 static __init int init_func_duration_tracer(void)
 {
+	top_trace_array()->func_duration_threshold = func_duration_boot_threshold;
+
 	if (!register_trace_event(&func_duration_event)) {
 		pr_warn("function_duration: could not register event output\n");
 		return 1;
