@@ -13,7 +13,7 @@ import re
 import sys
 
 RESULT = re.compile(r'^\[(\d+)\](.*?)\s*\[(PASS|FAIL|UNRESOLVED|UNTESTED|'
-                    r'UNSUPPORTED|XFAIL|UNDEFINED)\]\s*$')
+                    r'UNSUPPORTED|XFAIL|UNDEFINED|TIMEOUT)\]\s*$')
 STAMP = re.compile(r'^\[\s*\d+\.\d+\]\s?')
 # Boot-time selftests print "Testing <what>: " and, maybe lines later
 # (other messages interleave), the verdict.

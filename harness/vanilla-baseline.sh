@@ -17,7 +17,7 @@ python3 - "$LOGS/vanilla.out" "$TOP/harness/upstream-baseline.txt" <<'PY'
 import re, sys
 src, dst = sys.argv[1], sys.argv[2]
 pat = re.compile(r'^\[\d+\](.*?)\s*\[(PASS|FAIL|UNRESOLVED|UNTESTED|'
-                 r'UNSUPPORTED|XFAIL|UNDEFINED)\]\s*$')
+                 r'UNSUPPORTED|XFAIL|UNDEFINED|TIMEOUT)\]\s*$')
 results = []
 for line in open(src, errors='replace'):
     m = pat.match(re.sub(r'\x1b\[[0-9;]*m', '', line.rstrip()))

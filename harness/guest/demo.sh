@@ -16,19 +16,22 @@ by_duration() {	# sort trace lines on the duration column, slowest first
 		sort -rn | cut -f2-
 }
 grep -v '^#' trace | by_duration | head -15
+echo
+echo "the 10 slowest initcalls (the calls made by do_one_initcall):"
+grep ' <- do_one_initcall' trace | by_duration | head -10
 echo nop > current_tracer
 echo
 
 echo "=== 2. Two instances side by side over the same workload (fork/exec, tmpfs I/O):"
 echo "===    'slow' runs function_duration on vfs_* with threshold 50 us;"
-echo "===    'graph' runs function_graph on ksys_read."
+echo "===    'graph' runs function_graph on ksys_read and vfs_read."
 mkdir instances/slow instances/graph
 echo 'vfs_*' > instances/slow/set_ftrace_filter
 echo 50000 > instances/slow/function_duration/threshold_ns
 echo function_duration > instances/slow/current_tracer
-echo ksys_read > instances/graph/set_ftrace_filter
+echo 'ksys_read vfs_read' > instances/graph/set_ftrace_filter
 echo function_graph > instances/graph/current_tracer
-echo "enabled_functions while both trace (refcount in parentheses):"
+echo "enabled_functions while both trace (users per call site in parentheses):"
 grep -E '^(vfs_read|vfs_write|ksys_read) ' enabled_functions
 for i in 1 2 3; do
 	dd if=/dev/zero of=/tmp/f bs=64k count=16 2>/dev/null

@@ -21,6 +21,32 @@ fi
 upstream=$(find test.d -name '*.tc' | sort | while read -r t; do
 	echo "$series" | grep -qx "$t" || echo "$t"
 done)
+# One ftracetest run per upstream test, each bounded: a few upstream
+# tests (those cycling every tracer through module loads) wait on
+# RCU-tasks grace periods that take tens of seconds under TCG. A test cut
+# off is reported as TIMEOUT, with the time every test took.
+limit=$(cat /harness/test-timeout 2>/dev/null || echo 150)
 echo "HARNESS: SUITE upstream"
-./ftracetest -l /tmp/ftlog-upstream $upstream | cat
+for t in $upstream; do
+	start=$(date +%s)
+	setsid ./ftracetest -l /tmp/ftlog-upstream "$t" > /tmp/ft.out 2>&1 &
+	pid=$!
+	( sleep "$limit"; kill -KILL -- "-$pid" 2>/dev/null ) &
+	dog=$!
+	wait $pid
+	kill $dog 2>/dev/null
+	wait $dog 2>/dev/null
+	took=$(($(date +%s) - start))
+	grep -E '^\[[0-9]+\]' /tmp/ft.out
+	if [ "$took" -ge "$limit" ]; then
+		desc=$(sed -n 's/^# description: *//p' "$t")
+		echo "[0] $desc	[TIMEOUT]"
+		# Leave no tracer, probe or module of the killed test behind.
+		echo nop > /sys/kernel/tracing/current_tracer
+		for m in $(lsmod 2>/dev/null | awk 'NR > 1 { print $1 }'); do
+			rmmod "$m" 2>/dev/null
+		done
+	fi
+	echo "HARNESS: TIME $took $t"
+done
 exit 0
