@@ -93,6 +93,7 @@ phase build-prod "$TOP/harness/build.sh" prod || { fail_phase build-prod "kernel
 phase initramfs-prod "$TOP/harness/initramfs.sh" prod || { fail_phase initramfs-prod "failed"; summary; }
 mkdir -p "$OUT/guestfiles-upstream"
 cp "$OUT/guestfiles/series-tests" "$OUT/guestfiles-upstream/"
+cp "$TOP/harness/upstream-skip.txt" "$OUT/guestfiles-upstream/upstream-skip"
 echo upstream > "$OUT/guestfiles-upstream/suite"
 echo series > "$OUT/guestfiles/suite"
 (

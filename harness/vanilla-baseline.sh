@@ -11,6 +11,8 @@
 "$TOP/harness/initramfs.sh" vanilla-prod || exit 1
 mkdir -p "$OUT/guestfiles-vanilla"
 : > "$OUT/guestfiles-vanilla/series-tests"
+cp "$TOP/harness/upstream-skip.txt" "$OUT/guestfiles-vanilla/upstream-skip"
+echo upstream > "$OUT/guestfiles-vanilla/suite"
 GUESTFILES=$OUT/guestfiles-vanilla RUN=vanilla TIMEOUT=2400 \
 	"$TOP/harness/boot.sh" vanilla-prod "$TOP/harness/guest/ftracetest.sh"
 python3 - "$LOGS/vanilla.out" "$TOP/harness/upstream-baseline.txt" <<'PY'
