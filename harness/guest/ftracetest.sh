@@ -45,7 +45,13 @@ for t in $upstream; do
 	if [ "$took" -ge "$limit" ]; then
 		desc=$(sed -n 's/^# description: *//p' "$t")
 		echo "[0] $desc	[TIMEOUT]"
-		# Leave no tracer, probe or module of the killed test behind.
+		# Leave no tracer, instance or module of the killed test behind:
+		# a function tracer left on in an instance slows every later test.
+		for d in /sys/kernel/tracing/instances/*; do
+			[ -d "$d" ] || continue
+			echo nop > "$d/current_tracer"
+			rmdir "$d"
+		done
 		echo nop > /sys/kernel/tracing/current_tracer
 		for m in $(lsmod 2>/dev/null | awk 'NR > 1 { print $1 }'); do
 			rmmod "$m" 2>/dev/null
