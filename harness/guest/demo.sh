@@ -31,7 +31,8 @@ echo 50000 > instances/slow/function_duration/threshold_ns
 echo function_duration > instances/slow/current_tracer
 echo 'ksys_read vfs_read' > instances/graph/set_ftrace_filter
 echo function_graph > instances/graph/current_tracer
-echo "enabled_functions while both trace (users per call site in parentheses):"
+echo "enabled_functions while both trace (the count in parentheses is per ftrace_ops;"
+echo "all function-graph users share one, so two graph instances show 1):"
 grep -E '^(vfs_read|vfs_write|ksys_read) ' enabled_functions
 for i in 1 2 3; do
 	dd if=/dev/zero of=/tmp/f bs=64k count=16 2>/dev/null
