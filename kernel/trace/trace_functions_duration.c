@@ -20,7 +20,6 @@
 #include <linux/ftrace.h>
 #include <linux/kallsyms.h>
 #include <linux/kstrtox.h>
-#include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/tracefs.h>
 #include <linux/uaccess.h>
