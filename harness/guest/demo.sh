@@ -19,6 +19,23 @@ grep -v '^#' trace | by_duration | head -15
 echo
 echo "the 10 slowest initcalls (the calls made by do_one_initcall):"
 grep ' <- do_one_initcall' trace | by_duration | head -10
+echo
+echo "=== 1b. The statistics of every traced call of the boot, whatever its duration"
+echo "===     (function_duration/stats; stats_max_functions: $(cat function_duration/stats_max_functions))"
+STATS=/tmp/boot-stats
+grep . function_duration/stats > $STATS
+echo "the top 12 functions by total time:"
+sed -n 3p $STATS
+grep -v '^#' $STATS | head -12
+grep -E '^# (functions|dropped|window)' $STATS
+echo
+echo "the top 12 functions by self time (time not spent in traced children):"
+sed -n 3p $STATS
+grep -v '^#' $STATS | sort -k3,3nr | head -12
+echo
+echo "the histogram of do_one_initcall (function_duration/hist):"
+grep . function_duration/hist | sed -n 1p
+awk '/^function: do_one_initcall /{p = 1} p && /^$/{exit} p' function_duration/hist
 echo nop > current_tracer
 echo
 

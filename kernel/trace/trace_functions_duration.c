@@ -26,38 +26,99 @@
 
 #include "trace.h"
 #include "trace_output.h"
-
-/* Longest write accepted by threshold_ns: U64_MAX has 20 digits, plus "\n". */
-#define FUNC_DURATION_INPUT_MAX	24
+#include "trace_functions_duration.h"
 
 /* Top-level threshold from "function_duration_threshold=" */
 static u64 func_duration_boot_threshold __initdata;
 
-/* Messages for error_log, indexed by the enum below. */
+/* Messages for error_log, indexed by enum func_duration_err. */
 static const char * const func_duration_errs[] = {
 	"Threshold must be a decimal number of nanoseconds",
 	"Input too long",
 	"All function graph slots are in use",
-};
-
-enum {
-	FUNC_DURATION_ERR_NUMBER,
-	FUNC_DURATION_ERR_TOO_LONG,
-	FUNC_DURATION_ERR_NO_SLOT,
+	"Cannot allocate the statistics",
+	"Write 0 to reset the statistics",
+	"Write 0 or 1",
+	"Number of functions must be from 1 to 65536",
 };
 
 static void func_duration_log_err(struct trace_array *tr, const char *file,
-				  const char *input, u8 err)
+				  const char *input, enum func_duration_err err)
 {
 	/* tracing_log_err() takes its table of messages as non-const. */
 	tracing_log_err(tr, file, input, (const char **)func_duration_errs,
 			err, 0);
 }
 
+/**
+ * func_duration_log_input_err - log a rejected write to error_log
+ * @tr: the trace array of the file
+ * @file: the file's name
+ * @input: the rejected input, NUL-terminated; made printable here
+ * @err: why it was rejected
+ */
+void func_duration_log_input_err(struct trace_array *tr, const char *file,
+				 char *input, enum func_duration_err err)
+{
+	char *p;
+
+	for (p = input; *p; p++)
+		*p = isprint(*p) ? *p : ' ';
+	func_duration_log_err(tr, file, input, err);
+}
+
+/**
+ * func_duration_get_input - copy a write to a control file
+ * @tr: the trace array of the file
+ * @file: the file's name, for error_log
+ * @ubuf: the user buffer written
+ * @cnt: its length
+ * @buf: where to copy it, NUL-terminated
+ * @size: the size of @buf
+ *
+ * Return: 0, -EINVAL if the input does not fit (logged to error_log), or
+ * -EFAULT.
+ */
+int func_duration_get_input(struct trace_array *tr, const char *file,
+			    const char __user *ubuf, size_t cnt,
+			    char *buf, size_t size)
+{
+	if (cnt >= size) {
+		func_duration_log_err(tr, file, "", FUNC_DURATION_ERR_TOO_LONG);
+		return -EINVAL;
+	}
+	if (copy_from_user(buf, ubuf, cnt))
+		return -EFAULT;
+	buf[cnt] = '\0';
+
+	return 0;
+}
+
 /* ---------------------------------------------------------------------
  * The function graph callbacks. No locks, no allocation, no sleeping:
  * they run in any context, NMI included. The ring buffer is NMI safe.
  */
+
+/*
+ * A counted call keeps on the shadow stack the time spent in the calls
+ * it makes that this instance traces, to know its self time on return.
+ * Without room there, the call is not traced, and counted as dropped.
+ */
+static int func_duration_entry_stats(struct trace_array *tr,
+				     struct fgraph_ops *gops)
+{
+	u64 *children = fgraph_reserve_data(gops->idx, sizeof(*children));
+
+	if (unlikely(!children)) {
+		preempt_disable_notrace();
+		func_duration_stats_drop_no_stack(tr->func_duration_stats);
+		preempt_enable_notrace();
+		return 0;
+	}
+	*children = 0;
+
+	return 1;
+}
 
 static int func_duration_entry(struct ftrace_graph_ent *trace,
 			       struct fgraph_ops *gops)
@@ -83,6 +144,9 @@ static int func_duration_entry(struct ftrace_graph_ent *trace,
 	/* set_graph_function (top level) and max_graph_depth */
 	if (ftrace_graph_ignore_func(gops, trace))
 		return 0;
+
+	if (!READ_ONCE(tr->func_duration_stats_off))
+		return func_duration_entry_stats(tr, gops);
 
 	return 1;
 }
@@ -127,13 +191,35 @@ static void func_duration_write(struct trace_array *tr,
 	trace_buffer_unlock_commit_nostack(buffer, event);
 }
 
+/* Count the call, and add its duration to its traced caller's children. */
+static void func_duration_return_stats(struct trace_array *tr,
+				       struct fgraph_ops *gops,
+				       struct ftrace_graph_ret *trace,
+				       u64 duration, u64 children)
+{
+	struct func_duration_stats *stats = tr->func_duration_stats;
+	u64 *outer;
+
+	preempt_disable_notrace();
+	if ((s64)duration < 0) {
+		func_duration_stats_drop_unordered(stats);
+	} else {
+		outer = fgraph_retrieve_outer_data(gops->idx, NULL);
+		if (outer)
+			*outer += duration;
+		func_duration_stats_add(stats, trace->func, duration,
+					duration - min(children, duration));
+	}
+	preempt_enable_notrace();
+}
+
 static void func_duration_return(struct ftrace_graph_ret *trace,
 				 struct fgraph_ops *gops)
 {
 	unsigned long *task_var = fgraph_get_task_var(gops);
 	struct trace_array *tr = gops->private;
 	struct trace_array_cpu *data;
-	u64 duration;
+	u64 duration, *children;
 	int bit;
 
 	ftrace_graph_addr_finish(gops, trace);
@@ -148,6 +234,12 @@ static void func_duration_return(struct ftrace_graph_ret *trace,
 	 * to end before it started. Such a duration means nothing.
 	 */
 	duration = trace->rettime - trace->calltime;
+
+	/* Counted if the entry callback made room for its children's time. */
+	children = fgraph_retrieve_data(gops->idx, NULL);
+	if (children)
+		func_duration_return_stats(tr, gops, trace, duration, *children);
+
 	if ((s64)duration < 0 ||
 	    duration < READ_ONCE(tr->func_duration_threshold))
 		return;
@@ -266,6 +358,13 @@ static int func_duration_trace_init(struct trace_array *tr)
 {
 	int ret;
 
+	ret = func_duration_stats_start(tr);
+	if (ret) {
+		func_duration_log_err(tr, "function_duration", "current_tracer",
+				      FUNC_DURATION_ERR_NOMEM);
+		return ret;
+	}
+
 	tr->gops->entryfunc = func_duration_entry;
 	tr->gops->retfunc = func_duration_return;
 
@@ -276,8 +375,10 @@ static int func_duration_trace_init(struct trace_array *tr)
 	if (ret == -ENOSPC)
 		func_duration_log_err(tr, "function_duration", "current_tracer",
 				      FUNC_DURATION_ERR_NO_SLOT);
-	if (ret)
+	if (ret) {
+		func_duration_stats_stop(tr);
 		return ret;
+	}
 	tracing_start_cmdline_record();
 
 	return 0;
@@ -287,6 +388,7 @@ static void func_duration_trace_reset(struct trace_array *tr)
 {
 	tracing_stop_cmdline_record();
 	unregister_ftrace_graph(tr->gops);
+	func_duration_stats_stop(tr);
 }
 
 #if defined(CONFIG_FTRACE_SELFTEST) && defined(CONFIG_DYNAMIC_FTRACE)
@@ -351,23 +453,15 @@ static ssize_t threshold_write(struct file *filp, const char __user *ubuf,
 	struct trace_array *tr = filp->private_data;
 	char buf[FUNC_DURATION_INPUT_MAX + 1];
 	u64 val;
-	char *p;
+	int ret;
 
-	if (cnt > FUNC_DURATION_INPUT_MAX) {
-		func_duration_log_err(tr, "threshold_ns", "",
-				      FUNC_DURATION_ERR_TOO_LONG);
-		return -EINVAL;
-	}
-	if (copy_from_user(buf, ubuf, cnt))
-		return -EFAULT;
-	buf[cnt] = '\0';
-
+	ret = func_duration_get_input(tr, "threshold_ns", ubuf, cnt, buf,
+				      sizeof(buf));
+	if (ret)
+		return ret;
 	if (func_duration_parse_ns(buf, &val)) {
-		/* Show the rejected input in error_log, printable only. */
-		for (p = buf; *p; p++)
-			*p = isprint(*p) ? *p : ' ';
-		func_duration_log_err(tr, "threshold_ns", buf,
-				      FUNC_DURATION_ERR_NUMBER);
+		func_duration_log_input_err(tr, "threshold_ns", buf,
+					    FUNC_DURATION_ERR_NUMBER);
 		return -EINVAL;
 	}
 
@@ -405,6 +499,7 @@ void func_duration_init_tracefs(struct trace_array *tr, struct dentry *d_tracer)
 
 	trace_create_file("threshold_ns", TRACE_MODE_WRITE, dir, tr,
 			  &threshold_fops);
+	func_duration_stats_init_tracefs(tr, dir);
 }
 
 static int __init set_func_duration_threshold(char *str)

@@ -1,12 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * KUnit tests for the function_duration tracer's input parsing.
+ * KUnit tests for the function_duration tracer: the parsing of what is
+ * written to its control files, and the statistics math (histogram
+ * buckets, percentiles and standard deviation).
  */
 #include <kunit/test.h>
+#include <linux/bits.h>
 #include <linux/ctype.h>
 #include <linux/limits.h>
+#include <linux/string.h>
 
 #include "trace.h"
+#include "trace_functions_duration.h"
 
 struct parse_case {
 	const char	*input;
@@ -38,16 +43,22 @@ static const struct parse_case parse_cases[] = {
 	{ "\x01\x02",			-EINVAL },
 };
 
-static void parse_case_desc(const struct parse_case *c, char *desc)
+/* An input as a parameter description, with its unprintable bytes escaped */
+static void input_desc(const char *input, char *desc)
 {
 	int i, n = 0;
 
-	for (i = 0; c->input[i] && n < KUNIT_PARAM_DESC_SIZE - 5; i++)
+	for (i = 0; input[i] && n < KUNIT_PARAM_DESC_SIZE - 5; i++)
 		n += scnprintf(desc + n, KUNIT_PARAM_DESC_SIZE - n,
-			       isprint(c->input[i]) ? "%c" : "\\x%02x",
-			       (unsigned char)c->input[i]);
+			       isprint(input[i]) ? "%c" : "\\x%02x",
+			       (unsigned char)input[i]);
 	if (!n)
 		strscpy(desc, "(empty)", KUNIT_PARAM_DESC_SIZE);
+}
+
+static void parse_case_desc(const struct parse_case *c, char *desc)
+{
+	input_desc(c->input, desc);
 }
 
 KUNIT_ARRAY_PARAM(parse, parse_cases, parse_case_desc);
@@ -64,8 +75,497 @@ static void func_duration_parse_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, val, c->ret ? 42 : c->val);
 }
 
+struct bool_case {
+	const char	*input;
+	int		ret;
+	bool		val;
+};
+
+static const struct bool_case bool_cases[] = {
+	{ "0",		0,	false },
+	{ "1",		0,	true },
+	{ "0\n",	0,	false },
+	{ "1\n",	0,	true },
+	{ "",		-EINVAL },
+	{ "\n",		-EINVAL },
+	{ "2",		-EINVAL },
+	{ "01",		-EINVAL },
+	{ "10",		-EINVAL },
+	{ " 1",		-EINVAL },
+	{ "1 ",		-EINVAL },
+	{ "\n1",	-EINVAL },
+	{ "1\n\n",	-EINVAL },
+	{ "-1",		-EINVAL },
+	{ "+1",		-EINVAL },
+	{ "true",	-EINVAL },
+	{ "y",		-EINVAL },
+	{ "on",		-EINVAL },
+	{ "\x01",	-EINVAL },
+};
+
+static void bool_case_desc(const struct bool_case *c, char *desc)
+{
+	input_desc(c->input, desc);
+}
+
+KUNIT_ARRAY_PARAM(bool, bool_cases, bool_case_desc);
+
+static void func_duration_parse_bool_test(struct kunit *test)
+{
+	const struct bool_case *c = test->param_value;
+	int old, ret;
+	bool val;
+
+	/* From both old values, so that any store shows */
+	for (old = 0; old < 2; old++) {
+		val = old;
+		ret = func_duration_parse_bool(c->input, &val);
+		KUNIT_EXPECT_EQ_MSG(test, ret, c->ret, "old value %d", old);
+		/* A rejected input leaves the old value in place. */
+		KUNIT_EXPECT_EQ_MSG(test, (int)val, c->ret ? old : (int)c->val,
+				    "old value %d", old);
+	}
+}
+
+/* ---------------------------------------------------------------------
+ * Buckets
+ */
+
+/* @ns is counted in a bucket whose bounds hold it */
+static void check_bucket_bounds(struct kunit *test, u64 ns)
+{
+	unsigned int b = func_duration_bucket(ns);
+
+	KUNIT_ASSERT_LT_MSG(test, b, FUNC_DURATION_NR_BUCKETS, "%llu ns", ns);
+	KUNIT_ASSERT_LE_MSG(test, func_duration_bucket_lower(b), ns,
+			    "%llu ns in bucket %u", ns, b);
+	if (b == FUNC_DURATION_OVERFLOW_BUCKET)
+		KUNIT_ASSERT_GE_MSG(test, ns, BIT_ULL(FUNC_DURATION_MAX_ORDER),
+				    "%llu ns in the overflow bucket", ns);
+	else
+		KUNIT_ASSERT_LT_MSG(test, ns, func_duration_bucket_lower(b + 1),
+				    "%llu ns in bucket %u", ns, b);
+	if (ns < FUNC_DURATION_SUB_BUCKETS)
+		KUNIT_ASSERT_EQ_MSG(test, b, (unsigned int)ns, "%llu ns", ns);
+}
+
+static void func_duration_bucket_edges_test(struct kunit *test)
+{
+	unsigned int k, b, prev = 0;
+	u64 ns, next, lo, hi;
+
+	for (k = 0; k < 64; k++) {
+		check_bucket_bounds(test, BIT_ULL(k) - 1);
+		check_bucket_bounds(test, BIT_ULL(k));
+		check_bucket_bounds(test, BIT_ULL(k) + 1);
+	}
+	check_bucket_bounds(test, 0);
+	check_bucket_bounds(test, U64_MAX);
+
+	for (ns = 0; ns < FUNC_DURATION_SUB_BUCKETS; ns++)
+		KUNIT_EXPECT_EQ(test, func_duration_bucket(ns), (unsigned int)ns);
+	KUNIT_EXPECT_EQ(test, func_duration_bucket(BIT_ULL(FUNC_DURATION_MAX_ORDER) - 1),
+			FUNC_DURATION_OVERFLOW_BUCKET - 1);
+	KUNIT_EXPECT_EQ(test, func_duration_bucket(BIT_ULL(FUNC_DURATION_MAX_ORDER)),
+			FUNC_DURATION_OVERFLOW_BUCKET);
+	KUNIT_EXPECT_EQ(test, func_duration_bucket(U64_MAX), FUNC_DURATION_OVERFLOW_BUCKET);
+	KUNIT_EXPECT_EQ(test, func_duration_bucket_lower(FUNC_DURATION_OVERFLOW_BUCKET),
+			BIT_ULL(FUNC_DURATION_MAX_ORDER));
+
+	/* The buckets tile [0, 2^MAX_ORDER): each one holds its bounds */
+	for (b = 0; b < FUNC_DURATION_OVERFLOW_BUCKET; b++) {
+		lo = func_duration_bucket_lower(b);
+		hi = func_duration_bucket_lower(b + 1);
+		KUNIT_ASSERT_LT_MSG(test, lo, hi, "bucket %u", b);
+		KUNIT_ASSERT_EQ_MSG(test, func_duration_bucket(lo), b, "bucket %u", b);
+		KUNIT_ASSERT_EQ_MSG(test, func_duration_bucket(hi - 1), b, "bucket %u", b);
+	}
+
+	/* A longer duration is never counted in a lower bucket */
+	for (ns = 0; ; ns = next) {
+		b = func_duration_bucket(ns);
+		KUNIT_ASSERT_LT_MSG(test, b, FUNC_DURATION_NR_BUCKETS, "%llu ns", ns);
+		KUNIT_ASSERT_GE_MSG(test, b, prev, "%llu ns", ns);
+		prev = b;
+		next = ns + (ns >> 6) + 1;
+		if (next < ns)
+			break;
+	}
+}
+
+/* A reproducible pseudo-random sequence (xorshift64) */
+static u64 next_random(u64 *state)
+{
+	u64 x = *state;
+
+	x ^= x << 13;
+	x ^= x >> 7;
+	x ^= x << 17;
+	*state = x;
+
+	return x;
+}
+
+/* The value of the bucket of @ns is in that bucket, within 12.5% of @ns */
+static void check_bucket_error(struct kunit *test, u64 ns)
+{
+	unsigned int b = func_duration_bucket(ns);
+	u64 val, err;
+
+	KUNIT_ASSERT_LT_MSG(test, b, FUNC_DURATION_OVERFLOW_BUCKET, "%llu ns", ns);
+	val = func_duration_bucket_value(b);
+	KUNIT_ASSERT_LE_MSG(test, func_duration_bucket_lower(b), val,
+			    "%llu ns: bucket %u stands for %llu", ns, b, val);
+	KUNIT_ASSERT_LT_MSG(test, val, func_duration_bucket_lower(b + 1),
+			    "%llu ns: bucket %u stands for %llu", ns, b, val);
+	err = val > ns ? val - ns : ns - val;
+	KUNIT_ASSERT_LE_MSG(test, err, ns / 8,
+			    "%llu ns: bucket %u stands for %llu", ns, b, val);
+	if (ns < FUNC_DURATION_SUB_BUCKETS)
+		KUNIT_ASSERT_EQ_MSG(test, val, ns, "%llu ns", ns);
+}
+
+static void func_duration_bucket_error_test(struct kunit *test)
+{
+	u64 state = 0x9e3779b97f4a7c15ULL;
+	unsigned int b, i;
+	u64 ns;
+
+	for (ns = 0; ns < 4096; ns++)
+		check_bucket_error(test, ns);
+	for (ns = 4096; ns < BIT_ULL(FUNC_DURATION_MAX_ORDER); ns += (ns >> 7) + 1)
+		check_bucket_error(test, ns);
+
+	/* The bounds of a bucket are the farthest from its value */
+	for (b = 0; b < FUNC_DURATION_OVERFLOW_BUCKET; b++) {
+		check_bucket_error(test, func_duration_bucket_lower(b));
+		check_bucket_error(test, func_duration_bucket_lower(b + 1) - 1);
+	}
+
+	/* Durations of 1 to MAX_ORDER bits */
+	for (i = 0; i < 10000; i++) {
+		ns = next_random(&state);
+		ns >>= 64 - FUNC_DURATION_MAX_ORDER +
+		       (u32)next_random(&state) % FUNC_DURATION_MAX_ORDER;
+		check_bucket_error(test, ns);
+	}
+}
+
+/* ---------------------------------------------------------------------
+ * Percentiles and standard deviation of histograms
+ */
+
+static const unsigned int test_pcts[] = { 0, 1, 50, 90, 99, 100 };
+
+static u64 *alloc_buckets(struct kunit *test)
+{
+	u64 *buckets;
+
+	buckets = kunit_kcalloc(test, FUNC_DURATION_NR_BUCKETS, sizeof(*buckets),
+				GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, buckets);
+
+	return buckets;
+}
+
+static void clear_buckets(u64 *buckets)
+{
+	memset(buckets, 0, FUNC_DURATION_NR_BUCKETS * sizeof(*buckets));
+}
+
+static void add_calls(u64 *buckets, u64 ns, u64 calls)
+{
+	buckets[func_duration_bucket(ns)] += calls;
+}
+
+/* The @pct-th percentile is within 12.5% of @want, the buckets' precision */
+static void expect_pct_near(struct kunit *test, const u64 *buckets, u64 min,
+			    u64 max, unsigned int pct, u64 want)
+{
+	u64 got = func_duration_percentile(buckets, min, max, pct);
+	u64 err = got > want ? got - want : want - got;
+
+	KUNIT_EXPECT_LE_MSG(test, err, want / 8, "p%u is %llu, want %llu",
+			    pct, got, want);
+}
+
+/* Every percentile is @want */
+static void expect_pcts_eq(struct kunit *test, const u64 *buckets, u64 min,
+			   u64 max, u64 want)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(test_pcts); i++)
+		KUNIT_EXPECT_EQ_MSG(test,
+				    func_duration_percentile(buckets, min, max, test_pcts[i]),
+				    want, "p%u", test_pcts[i]);
+}
+
+/* Percentiles never decrease with the rank and stay within [@min, @max] */
+static void check_pcts_order(struct kunit *test, const u64 *buckets, u64 min,
+			     u64 max)
+{
+	unsigned int pct;
+	u64 p, prev = min;
+
+	for (pct = 0; pct <= 100; pct++) {
+		p = func_duration_percentile(buckets, min, max, pct);
+		KUNIT_ASSERT_GE_MSG(test, p, min, "p%u", pct);
+		KUNIT_ASSERT_LE_MSG(test, p, max, "p%u", pct);
+		KUNIT_ASSERT_GE_MSG(test, p, prev, "p%u", pct);
+		prev = p;
+	}
+}
+
+static void func_duration_percentile_single_test(struct kunit *test)
+{
+	u64 *buckets = alloc_buckets(test);
+
+	/* The bucket stands for 959 ns: min and max correct it */
+	add_calls(buckets, 1000, 5);
+	expect_pcts_eq(test, buckets, 1000, 1000, 1000);
+	check_pcts_order(test, buckets, 1000, 1000);
+	KUNIT_EXPECT_EQ(test, func_duration_stddev(buckets, 1000, 1000, 1000), 0);
+}
+
+/* Nearest rank: the smallest value at least pct% of the calls do not exceed */
+static void func_duration_percentile_rank_test(struct kunit *test)
+{
+	u64 *buckets = alloc_buckets(test);
+
+	add_calls(buckets, 0, 50);
+	add_calls(buckets, 1, 40);
+	add_calls(buckets, 2, 9);
+	add_calls(buckets, 3, 1);
+	KUNIT_EXPECT_EQ(test, func_duration_percentile(buckets, 0, 3, 0), 0);
+	KUNIT_EXPECT_EQ(test, func_duration_percentile(buckets, 0, 3, 50), 0);
+	KUNIT_EXPECT_EQ(test, func_duration_percentile(buckets, 0, 3, 51), 1);
+	KUNIT_EXPECT_EQ(test, func_duration_percentile(buckets, 0, 3, 90), 1);
+	KUNIT_EXPECT_EQ(test, func_duration_percentile(buckets, 0, 3, 91), 2);
+	KUNIT_EXPECT_EQ(test, func_duration_percentile(buckets, 0, 3, 99), 2);
+	KUNIT_EXPECT_EQ(test, func_duration_percentile(buckets, 0, 3, 100), 3);
+
+	/* Ranks that are not whole are rounded up */
+	clear_buckets(buckets);
+	add_calls(buckets, 0, 1);
+	add_calls(buckets, 1, 1);
+	add_calls(buckets, 2, 1);
+	KUNIT_EXPECT_EQ(test, func_duration_percentile(buckets, 0, 2, 33), 0);
+	KUNIT_EXPECT_EQ(test, func_duration_percentile(buckets, 0, 2, 34), 1);
+	KUNIT_EXPECT_EQ(test, func_duration_percentile(buckets, 0, 2, 50), 1);
+	KUNIT_EXPECT_EQ(test, func_duration_percentile(buckets, 0, 2, 66), 1);
+	KUNIT_EXPECT_EQ(test, func_duration_percentile(buckets, 0, 2, 67), 2);
+	KUNIT_EXPECT_EQ(test, func_duration_percentile(buckets, 0, 2, 100), 2);
+}
+
+/* One call of each duration from 1 to 10000 ns */
+static void func_duration_percentile_uniform_test(struct kunit *test)
+{
+	u64 *buckets = alloc_buckets(test);
+	u64 ns;
+
+	for (ns = 1; ns <= 10000; ns++)
+		add_calls(buckets, ns, 1);
+	KUNIT_EXPECT_EQ(test, func_duration_percentile(buckets, 1, 10000, 0), 1);
+	expect_pct_near(test, buckets, 1, 10000, 1, 100);
+	expect_pct_near(test, buckets, 1, 10000, 50, 5000);
+	expect_pct_near(test, buckets, 1, 10000, 90, 9000);
+	expect_pct_near(test, buckets, 1, 10000, 99, 9900);
+	expect_pct_near(test, buckets, 1, 10000, 100, 10000);
+	check_pcts_order(test, buckets, 1, 10000);
+}
+
+/*
+ * 2^20 calls of 100 ns, 2^19 of 200 ns, ... 1 of 100 << 20 ns: half of
+ * the calls are 100 ns, 90% at most 800 ns and 99% at most 6400 ns.
+ */
+static void func_duration_percentile_exponential_test(struct kunit *test)
+{
+	u64 *buckets = alloc_buckets(test);
+	const u64 min = 100, max = 100ULL << 20;
+	u64 p50, p90, p99;
+	unsigned int j;
+
+	for (j = 0; j <= 20; j++)
+		add_calls(buckets, 100ULL << j, 1ULL << (20 - j));
+	p50 = func_duration_percentile(buckets, min, max, 50);
+	p90 = func_duration_percentile(buckets, min, max, 90);
+	p99 = func_duration_percentile(buckets, min, max, 99);
+	KUNIT_EXPECT_GE(test, p50, min);
+	KUNIT_EXPECT_LT(test, p50, 2 * min);
+	KUNIT_EXPECT_GT(test, p90, p50);
+	KUNIT_EXPECT_GT(test, p99, p90);
+	expect_pct_near(test, buckets, min, max, 50, 100);
+	expect_pct_near(test, buckets, min, max, 90, 800);
+	expect_pct_near(test, buckets, min, max, 99, 6400);
+	check_pcts_order(test, buckets, min, max);
+}
+
+/* All calls at, or next to, a power of two: min and max give it exactly */
+static void func_duration_percentile_edges_test(struct kunit *test)
+{
+	u64 *buckets = alloc_buckets(test);
+	unsigned int k, d;
+	u64 ns;
+
+	for (k = 0; k < 64; k++) {
+		for (d = 0; d < 3; d++) {
+			ns = BIT_ULL(k) + d - 1;
+			clear_buckets(buckets);
+			add_calls(buckets, ns, 3);
+			expect_pcts_eq(test, buckets, ns, ns, ns);
+			KUNIT_EXPECT_EQ_MSG(test, func_duration_stddev(buckets, ns, ns, ns), 0,
+					    "%llu ns", ns);
+		}
+	}
+}
+
+static void func_duration_percentile_extremes_test(struct kunit *test)
+{
+	/* The largest count whose rank count * pct + 99 fits in a u64 */
+	const u64 exact = (U64_MAX - 99) / 100;
+	u64 *buckets = alloc_buckets(test);
+	unsigned int i;
+	u64 count;
+
+	/* Nothing counted */
+	expect_pcts_eq(test, buckets, 0, 0, 0);
+	expect_pcts_eq(test, buckets, 10, 20, 0);
+	KUNIT_EXPECT_EQ(test, func_duration_stddev(buckets, 0, 0, 0), 0);
+	KUNIT_EXPECT_EQ(test, func_duration_stddev(buckets, 10, 20, 15), 0);
+
+	add_calls(buckets, 0, 7);
+	expect_pcts_eq(test, buckets, 0, 0, 0);
+	KUNIT_EXPECT_EQ(test, func_duration_stddev(buckets, 0, 0, 0), 0);
+
+	/* The overflow bucket stands for the longest call */
+	clear_buckets(buckets);
+	add_calls(buckets, U64_MAX, 1);
+	expect_pcts_eq(test, buckets, U64_MAX, U64_MAX, U64_MAX);
+	KUNIT_EXPECT_EQ(test, func_duration_stddev(buckets, U64_MAX, U64_MAX, U64_MAX), 0);
+
+	clear_buckets(buckets);
+	add_calls(buckets, 100, 99);
+	add_calls(buckets, BIT_ULL(40), 1);
+	expect_pct_near(test, buckets, 100, BIT_ULL(40), 50, 100);
+	expect_pct_near(test, buckets, 100, BIT_ULL(40), 99, 100);
+	KUNIT_EXPECT_EQ(test, func_duration_percentile(buckets, 100, BIT_ULL(40), 100),
+			BIT_ULL(40));
+	check_pcts_order(test, buckets, 100, BIT_ULL(40));
+
+	/* As many calls as a u64 counts, in one bucket */
+	clear_buckets(buckets);
+	add_calls(buckets, 5, U64_MAX);
+	expect_pcts_eq(test, buckets, 5, 5, 5);
+
+	/* Counts that nearly overflow their sum, in two buckets */
+	clear_buckets(buckets);
+	add_calls(buckets, 100, U64_MAX / 2);
+	add_calls(buckets, 10000, U64_MAX / 2);
+	expect_pct_near(test, buckets, 100, 10000, 1, 100);
+	expect_pct_near(test, buckets, 100, 10000, 50, 100);
+	expect_pct_near(test, buckets, 100, 10000, 51, 10000);
+	expect_pct_near(test, buckets, 100, 10000, 99, 10000);
+	expect_pct_near(test, buckets, 100, 10000, 100, 10000);
+	check_pcts_order(test, buckets, 100, 10000);
+
+	/* Either side of the largest count ranked exactly */
+	for (i = 0; i < 2; i++) {
+		count = exact + i;
+		clear_buckets(buckets);
+		add_calls(buckets, 100, count / 2);
+		add_calls(buckets, 10000, count - count / 2);
+		expect_pct_near(test, buckets, 100, 10000, 0, 100);
+		expect_pct_near(test, buckets, 100, 10000, 1, 100);
+		expect_pct_near(test, buckets, 100, 10000, 99, 10000);
+		expect_pct_near(test, buckets, 100, 10000, 100, 10000);
+		check_pcts_order(test, buckets, 100, 10000);
+	}
+}
+
+struct stddev_case {
+	u64	a;	/* @calls calls of @a ns and as many of @b ns */
+	u64	b;
+	u64	calls;
+	u64	stddev;
+};
+
+/* Durations that are the values of their buckets: their stddev is exact */
+static const struct stddev_case stddev_cases[] = {
+	{ 5,	5,	1000,		0 },
+	{ 0,	2,	1,		1 },
+	{ 0,	2,	1000,		1 },
+	{ 1,	7,	1,		3 },
+	{ 1,	7,	1000000,	3 },
+	{ 959,	2815,	1,		928 },
+	{ 959,	2815,	1000000,	928 },
+};
+
+static void stddev_case_desc(const struct stddev_case *c, char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%llu and %llu ns, %llu calls each",
+		 c->a, c->b, c->calls);
+}
+
+KUNIT_ARRAY_PARAM(stddev, stddev_cases, stddev_case_desc);
+
+static void func_duration_stddev_test(struct kunit *test)
+{
+	const struct stddev_case *c = test->param_value;
+	u64 *buckets = alloc_buckets(test);
+
+	KUNIT_ASSERT_EQ(test, func_duration_bucket_value(func_duration_bucket(c->a)), c->a);
+	KUNIT_ASSERT_EQ(test, func_duration_bucket_value(func_duration_bucket(c->b)), c->b);
+	add_calls(buckets, c->a, c->calls);
+	add_calls(buckets, c->b, c->calls);
+	KUNIT_EXPECT_EQ(test, func_duration_stddev(buckets, c->a, c->b, (c->a + c->b) / 2),
+			c->stddev);
+}
+
+/* 2^40 calls each of 0 and 2^33 ns: the variance, 2^64, does not fit */
+static void func_duration_stddev_saturate_test(struct kunit *test)
+{
+	u64 *buckets = alloc_buckets(test);
+	u64 sd;
+
+	add_calls(buckets, 0, BIT_ULL(40));
+	add_calls(buckets, BIT_ULL(33), BIT_ULL(40));
+	sd = func_duration_stddev(buckets, 0, BIT_ULL(33), BIT_ULL(32));
+	KUNIT_EXPECT_GE(test, sd, (u64)U32_MAX);
+	KUNIT_EXPECT_LE(test, sd, BIT_ULL(32));
+}
+
+/*
+ * 100 calls of 1000 ns and one of a minute, as when a function sleeps
+ * once: the variance does not fit in a u64, and neither does a single
+ * squared deviation divided by the number of calls.
+ */
+static void func_duration_stddev_wide_test(struct kunit *test)
+{
+	const u64 max = 60000000000ULL, mean = 594060396;
+	u64 *buckets = alloc_buckets(test);
+	u64 sd;
+
+	add_calls(buckets, 1000, 100);
+	add_calls(buckets, max, 1);
+	sd = func_duration_stddev(buckets, 1000, max, mean);
+	KUNIT_EXPECT_GE(test, sd, (u64)U32_MAX);
+}
+
 static struct kunit_case func_duration_test_cases[] = {
 	KUNIT_CASE_PARAM(func_duration_parse_test, parse_gen_params),
+	KUNIT_CASE_PARAM(func_duration_parse_bool_test, bool_gen_params),
+	KUNIT_CASE(func_duration_bucket_edges_test),
+	KUNIT_CASE(func_duration_bucket_error_test),
+	KUNIT_CASE(func_duration_percentile_single_test),
+	KUNIT_CASE(func_duration_percentile_rank_test),
+	KUNIT_CASE(func_duration_percentile_uniform_test),
+	KUNIT_CASE(func_duration_percentile_exponential_test),
+	KUNIT_CASE(func_duration_percentile_edges_test),
+	KUNIT_CASE(func_duration_percentile_extremes_test),
+	KUNIT_CASE_PARAM(func_duration_stddev_test, stddev_gen_params),
+	KUNIT_CASE(func_duration_stddev_saturate_test),
+	KUNIT_CASE(func_duration_stddev_wide_test),
 	{}
 };
 

@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Internal interface between the function_duration tracer and its
+ * per-function statistics.
+ */
+#ifndef _TRACE_FUNCTIONS_DURATION_H
+#define _TRACE_FUNCTIONS_DURATION_H
+
+#include <linux/types.h>
+
+struct dentry;
+struct trace_array;
+struct func_duration_stats;
+
+/*
+ * Durations are counted in log-linear buckets: exact below 4 ns, then
+ * each power of two is split into 4 equal buckets. A bucket is reported
+ * by its midpoint, at most 1/8 (12.5%) away from any value in it.
+ * Durations of 2^34 ns (about 17 s) and more share the last bucket,
+ * which is reported as the largest duration seen.
+ */
+#define FUNC_DURATION_SUB_BITS		2
+#define FUNC_DURATION_SUB_BUCKETS	(1 << FUNC_DURATION_SUB_BITS)
+#define FUNC_DURATION_MAX_ORDER		34
+#define FUNC_DURATION_NR_BUCKETS					\
+	(FUNC_DURATION_SUB_BUCKETS +					\
+	 (FUNC_DURATION_MAX_ORDER - FUNC_DURATION_SUB_BITS) *		\
+	 FUNC_DURATION_SUB_BUCKETS + 1)
+#define FUNC_DURATION_OVERFLOW_BUCKET	(FUNC_DURATION_NR_BUCKETS - 1)
+
+/* Functions tracked per instance unless stats_max_functions says otherwise */
+#define FUNC_DURATION_STATS_DEFAULT_MAX	1024
+#define FUNC_DURATION_STATS_LIMIT	65536
+
+/* Longest write accepted by the control files: U64_MAX has 20 digits. */
+#define FUNC_DURATION_INPUT_MAX	24
+
+/* Errors logged to error_log, see func_duration_errs[] */
+enum func_duration_err {
+	FUNC_DURATION_ERR_NUMBER,
+	FUNC_DURATION_ERR_TOO_LONG,
+	FUNC_DURATION_ERR_NO_SLOT,
+	FUNC_DURATION_ERR_NOMEM,
+	FUNC_DURATION_ERR_RESET,
+	FUNC_DURATION_ERR_BOOL,
+	FUNC_DURATION_ERR_MAX_FUNCS,
+};
+
+int func_duration_get_input(struct trace_array *tr, const char *file,
+			    const char __user *ubuf, size_t cnt,
+			    char *buf, size_t size);
+void func_duration_log_input_err(struct trace_array *tr, const char *file,
+				 char *input, enum func_duration_err err);
+
+unsigned int func_duration_bucket(u64 ns);
+u64 func_duration_bucket_lower(unsigned int bucket);
+u64 func_duration_bucket_value(unsigned int bucket);
+u64 func_duration_percentile(const u64 *buckets, u64 min, u64 max,
+			     unsigned int pct);
+u64 func_duration_stddev(const u64 *buckets, u64 min, u64 max, u64 mean);
+
+int func_duration_stats_start(struct trace_array *tr);
+void func_duration_stats_stop(struct trace_array *tr);
+void func_duration_stats_add(struct func_duration_stats *stats,
+			     unsigned long func, u64 duration, u64 self);
+void func_duration_stats_drop_no_stack(struct func_duration_stats *stats);
+void func_duration_stats_drop_unordered(struct func_duration_stats *stats);
+void func_duration_stats_init_tracefs(struct trace_array *tr,
+				      struct dentry *dir);
+
+#endif /* _TRACE_FUNCTIONS_DURATION_H */

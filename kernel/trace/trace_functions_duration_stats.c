@@ -1,0 +1,1030 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Per-function duration statistics of the function_duration tracer.
+ *
+ * Every call the tracer of an instance traces is counted here, whatever
+ * its threshold: calls, total and self time, min, max and a log-linear
+ * histogram, per function and per CPU, without locks. The memory is
+ * allocated when the tracer starts and bounded by stats_max_functions;
+ * calls of functions beyond it are counted, not kept. The results are
+ * read from function_duration/stats and function_duration/hist.
+ *
+ * Functions are mapped to rows by one open-addressing hash table per
+ * instance, shared by all CPUs: a function's slot is claimed once with
+ * cmpxchg() and never changes until the statistics are cleared while the
+ * tracer is stopped. The counters of a row are per CPU and updated with
+ * local ops, which are safe against interrupts and NMIs on the same CPU.
+ */
+#include <linux/hash.h>
+#include <linux/log2.h>
+#include <linux/math64.h>
+#include <linux/mm.h>
+#include <linux/percpu.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/sort.h>
+#include <linux/timekeeping.h>
+#include <linux/tracefs.h>
+#include <linux/uaccess.h>
+#include <asm/local64.h>
+
+#include "trace.h"
+#include "trace_functions_duration.h"
+
+/* One function on one CPU */
+struct func_duration_counts {
+	local64_t	calls;
+	local64_t	total;
+	local64_t	self;
+	local64_t	min_inv;	/* ~min: zeroed memory means no call yet */
+	local64_t	max;
+	local_t		buckets[FUNC_DURATION_NR_BUCKETS];
+};
+
+/* Calls that were seen but could not be counted, per CPU */
+struct func_duration_drops {
+	local_t		over_cap;	/* function beyond stats_max_functions */
+	unsigned long	nmi;		/* NMI, where cmpxchg is not NMI safe */
+	local_t		no_stack;	/* no room for self time on the shadow stack */
+	local_t		unordered;	/* returned "before" it was called */
+};
+
+struct func_duration_stats {
+	unsigned int			max;		/* rows */
+	unsigned int			hash_mask;
+	atomic_t			nr_funcs;	/* rows claimed */
+	unsigned long			*funcs;		/* row -> function */
+	atomic_t			*slots;		/* hash -> row + 1 */
+	struct func_duration_counts	**rows;		/* per CPU: [max] */
+	struct func_duration_drops __percpu *drops;
+	u64				start_ns;
+	u64				stop_ns;
+	bool				running;
+};
+
+/* Serializes starting, clearing, reading and freeing the statistics */
+static DEFINE_MUTEX(func_duration_stats_mutex);
+
+/* Top-level stats_max_functions from "function_duration_stats_max=" */
+static unsigned int func_duration_boot_stats_max __initdata;
+
+/* ---------------------------------------------------------------------
+ * Buckets and the figures derived from them
+ */
+
+/**
+ * func_duration_bucket - the histogram bucket of a duration
+ * @ns: the duration in nanoseconds
+ *
+ * Return: the index of the log-linear bucket that counts @ns.
+ */
+unsigned int func_duration_bucket(u64 ns)
+{
+	unsigned int order;
+
+	if (ns < FUNC_DURATION_SUB_BUCKETS)
+		return ns;
+
+	order = ilog2(ns);
+	if (order >= FUNC_DURATION_MAX_ORDER)
+		return FUNC_DURATION_OVERFLOW_BUCKET;
+
+	return FUNC_DURATION_SUB_BUCKETS +
+	       (order - FUNC_DURATION_SUB_BITS) * FUNC_DURATION_SUB_BUCKETS +
+	       ((ns >> (order - FUNC_DURATION_SUB_BITS)) &
+		(FUNC_DURATION_SUB_BUCKETS - 1));
+}
+
+/**
+ * func_duration_bucket_lower - the smallest duration a bucket counts
+ * @bucket: a bucket index below %FUNC_DURATION_NR_BUCKETS
+ *
+ * Return: the lower bound of @bucket in nanoseconds.
+ */
+u64 func_duration_bucket_lower(unsigned int bucket)
+{
+	unsigned int order, sub;
+
+	if (bucket < FUNC_DURATION_SUB_BUCKETS)
+		return bucket;
+	if (bucket >= FUNC_DURATION_OVERFLOW_BUCKET)
+		return 1ULL << FUNC_DURATION_MAX_ORDER;
+
+	bucket -= FUNC_DURATION_SUB_BUCKETS;
+	order = bucket / FUNC_DURATION_SUB_BUCKETS + FUNC_DURATION_SUB_BITS;
+	sub = bucket % FUNC_DURATION_SUB_BUCKETS;
+
+	return (u64)(FUNC_DURATION_SUB_BUCKETS + sub) <<
+	       (order - FUNC_DURATION_SUB_BITS);
+}
+
+/**
+ * func_duration_bucket_value - the duration a bucket stands for
+ * @bucket: a bucket index below %FUNC_DURATION_OVERFLOW_BUCKET
+ *
+ * Return: the midpoint of @bucket, rounded down: within 12.5% of every
+ * duration the bucket counts.
+ */
+u64 func_duration_bucket_value(unsigned int bucket)
+{
+	u64 lower = func_duration_bucket_lower(bucket);
+	u64 width = func_duration_bucket_lower(bucket + 1) - lower;
+
+	return lower + (width - 1) / 2;
+}
+
+/* The value of @bucket, within what was seen. */
+static u64 func_duration_clamped_value(unsigned int bucket, u64 min, u64 max)
+{
+	if (bucket >= FUNC_DURATION_OVERFLOW_BUCKET)
+		return max;
+	return clamp(func_duration_bucket_value(bucket), min, max);
+}
+
+/**
+ * func_duration_percentile - a percentile of a histogram
+ * @buckets: %FUNC_DURATION_NR_BUCKETS counts
+ * @min: the smallest duration counted
+ * @max: the largest duration counted
+ * @pct: the percentile, 0 to 100
+ *
+ * Return: the value of the bucket holding the @pct-th percentile of the
+ * counted durations (the smallest value that at least @pct percent of
+ * them do not exceed), clamped to [@min, @max]; 0 if nothing is counted.
+ */
+u64 func_duration_percentile(const u64 *buckets, u64 min, u64 max,
+			     unsigned int pct)
+{
+	u64 count = 0, rank, seen = 0;
+	unsigned int i;
+
+	for (i = 0; i < FUNC_DURATION_NR_BUCKETS; i++)
+		count += buckets[i];
+	if (!count)
+		return 0;
+
+	/* The rank of the percentile among the sorted durations, from 1 */
+	if (count <= div64_u64(U64_MAX - 99, 100))
+		rank = div64_u64(count * pct + 99, 100);
+	else
+		rank = div64_u64(count, 100) * pct;
+	rank = max_t(u64, rank, 1);
+
+	for (i = 0; i < FUNC_DURATION_NR_BUCKETS; i++) {
+		seen += buckets[i];
+		if (seen >= rank)
+			return func_duration_clamped_value(i, min, max);
+	}
+
+	return max;
+}
+
+/**
+ * func_duration_stddev - the standard deviation of a histogram
+ * @buckets: %FUNC_DURATION_NR_BUCKETS counts
+ * @min: the smallest duration counted
+ * @max: the largest duration counted
+ * @mean: the exact mean of the counted durations
+ *
+ * Each duration is taken as the value of its bucket, so the result has
+ * the resolution of the buckets. It saturates rather than overflows.
+ *
+ * Return: the population standard deviation in ns; 0 if nothing is
+ * counted.
+ */
+u64 func_duration_stddev(const u64 *buckets, u64 min, u64 max, u64 mean)
+{
+	u64 count = 0, var = 0, dev, term;
+	unsigned int i;
+
+	for (i = 0; i < FUNC_DURATION_NR_BUCKETS; i++)
+		count += buckets[i];
+	if (!count)
+		return 0;
+
+	for (i = 0; i < FUNC_DURATION_NR_BUCKETS; i++) {
+		if (!buckets[i])
+			continue;
+		dev = func_duration_clamped_value(i, min, max);
+		dev = dev > mean ? dev - mean : mean - dev;
+		/* buckets[i] * dev^2 / count, without overflowing on dev^2 */
+		term = mul_u64_u64_div_u64(dev, dev, count);
+		if (check_mul_overflow(term, buckets[i], &term) ||
+		    check_add_overflow(var, term, &var))
+			return int_sqrt64(U64_MAX);
+	}
+
+	return int_sqrt64(var);
+}
+
+/* ---------------------------------------------------------------------
+ * Counting: called from the function graph callbacks, in any context.
+ */
+
+/* The row of @func, claimed if new; -1 if the table is full. */
+static int func_duration_row(struct func_duration_stats *stats,
+			     unsigned long func)
+{
+	unsigned int i = hash_long(func, 32) & stats->hash_mask;
+	unsigned int probes;
+	int slot, row;
+
+	/* At most half of the slots are used: a free one ends the probing. */
+	for (probes = 0; probes <= stats->hash_mask; probes++) {
+		slot = atomic_read(&stats->slots[i]);
+		if (slot) {
+			if (READ_ONCE(stats->funcs[slot - 1]) == func)
+				return slot - 1;
+			i = (i + 1) & stats->hash_mask;
+			continue;
+		}
+
+		row = atomic_read(&stats->nr_funcs);
+		do {
+			if (row >= stats->max)
+				return -1;
+		} while (!atomic_try_cmpxchg(&stats->nr_funcs, &row, row + 1));
+
+		WRITE_ONCE(stats->funcs[row], func);
+		/* Fully ordered: the row's function is seen with the slot. */
+		slot = atomic_cmpxchg(&stats->slots[i], 0, row + 1);
+		if (!slot)
+			return row;
+
+		/* Another context took this slot first: the row stays unused. */
+		WRITE_ONCE(stats->funcs[row], 0);
+		if (READ_ONCE(stats->funcs[slot - 1]) == func)
+			return slot - 1;
+		i = (i + 1) & stats->hash_mask;
+	}
+
+	return -1;
+}
+
+/**
+ * func_duration_stats_add - count one call
+ * @stats: the statistics of the instance that traced it
+ * @func: the function called
+ * @duration: how long it took, in ns
+ * @self: the part of @duration not spent in traced children
+ *
+ * Called from the return callback with preemption disabled. Takes no
+ * lock and allocates nothing: safe in any context, NMI included.
+ */
+void func_duration_stats_add(struct func_duration_stats *stats,
+			     unsigned long func, u64 duration, u64 self)
+{
+	struct func_duration_drops *drops = this_cpu_ptr(stats->drops);
+	struct func_duration_counts *c;
+	s64 old, new;
+	int row;
+
+	/* A lock-emulated cmpxchg would deadlock against the code it hit. */
+	if (!IS_ENABLED(CONFIG_ARCH_HAVE_NMI_SAFE_CMPXCHG) && in_nmi()) {
+		drops->nmi++;
+		return;
+	}
+
+	row = func_duration_row(stats, func);
+	if (row < 0) {
+		local_inc(&drops->over_cap);
+		return;
+	}
+
+	c = &stats->rows[smp_processor_id()][row];
+	local64_inc(&c->calls);
+	local64_add(duration, &c->total);
+	local64_add(self, &c->self);
+	local_inc(&c->buckets[func_duration_bucket(duration)]);
+
+	new = ~duration;
+	old = local64_read(&c->min_inv);
+	while ((u64)new > (u64)old && !local64_try_cmpxchg(&c->min_inv, &old, new))
+		;
+	new = duration;
+	old = local64_read(&c->max);
+	while ((u64)new > (u64)old && !local64_try_cmpxchg(&c->max, &old, new))
+		;
+}
+
+/**
+ * func_duration_stats_drop_no_stack - count a call without shadow stack room
+ * @stats: the statistics of the instance
+ *
+ * Called with preemption disabled, from the entry callback.
+ */
+void func_duration_stats_drop_no_stack(struct func_duration_stats *stats)
+{
+	local_inc(&this_cpu_ptr(stats->drops)->no_stack);
+}
+
+/**
+ * func_duration_stats_drop_unordered - count a call with a negative duration
+ * @stats: the statistics of the instance
+ *
+ * The trace clock is per CPU: a call that migrated can seem to return
+ * before it was made. Called with preemption disabled.
+ */
+void func_duration_stats_drop_unordered(struct func_duration_stats *stats)
+{
+	local_inc(&this_cpu_ptr(stats->drops)->unordered);
+}
+
+/* ---------------------------------------------------------------------
+ * Lifetime
+ */
+
+static unsigned int func_duration_stats_max(struct trace_array *tr)
+{
+	return tr->func_duration_stats_max ?: FUNC_DURATION_STATS_DEFAULT_MAX;
+}
+
+static void func_duration_stats_destroy(struct func_duration_stats *stats)
+{
+	int cpu;
+
+	if (!stats)
+		return;
+	if (stats->rows) {
+		for_each_possible_cpu(cpu)
+			kvfree(stats->rows[cpu]);
+		kfree(stats->rows);
+	}
+	free_percpu(stats->drops);
+	kvfree(stats->slots);
+	kvfree(stats->funcs);
+	kfree(stats);
+}
+
+static struct func_duration_stats *func_duration_stats_create(unsigned int max)
+{
+	struct func_duration_stats *stats;
+	int cpu;
+
+	stats = kzalloc(sizeof(*stats), GFP_KERNEL);
+	if (!stats)
+		return NULL;
+
+	stats->max = max;
+	stats->hash_mask = roundup_pow_of_two(max * 2) - 1;
+	stats->funcs = kvcalloc(max, sizeof(*stats->funcs), GFP_KERNEL);
+	stats->slots = kvcalloc(stats->hash_mask + 1, sizeof(*stats->slots),
+				GFP_KERNEL);
+	stats->rows = kcalloc(nr_cpu_ids, sizeof(*stats->rows), GFP_KERNEL);
+	stats->drops = alloc_percpu(struct func_duration_drops);
+	if (!stats->funcs || !stats->slots || !stats->rows || !stats->drops)
+		goto fail;
+
+	for_each_possible_cpu(cpu) {
+		stats->rows[cpu] = kvcalloc_node(max, sizeof(**stats->rows),
+						 GFP_KERNEL, cpu_to_node(cpu));
+		if (!stats->rows[cpu])
+			goto fail;
+	}
+
+	return stats;
+fail:
+	func_duration_stats_destroy(stats);
+	return NULL;
+}
+
+/*
+ * Zero the counters. While the tracer runs, the function of each row is
+ * kept: a call in flight may still be counted in its row.
+ */
+static void func_duration_stats_clear(struct func_duration_stats *stats,
+				      bool forget_functions)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		memset(stats->rows[cpu], 0, stats->max * sizeof(**stats->rows));
+		memset(per_cpu_ptr(stats->drops, cpu), 0, sizeof(*stats->drops));
+	}
+	if (forget_functions) {
+		memset(stats->funcs, 0, stats->max * sizeof(*stats->funcs));
+		memset(stats->slots, 0,
+		       (stats->hash_mask + 1) * sizeof(*stats->slots));
+		atomic_set(&stats->nr_funcs, 0);
+	}
+	stats->start_ns = ktime_get_mono_fast_ns();
+	stats->stop_ns = stats->start_ns;
+}
+
+/**
+ * func_duration_stats_start - prepare empty statistics for a tracer start
+ * @tr: the trace array whose function_duration tracer starts
+ *
+ * Called before the tracer's callbacks are registered. The statistics of
+ * the previous run are dropped; the memory is kept when its size has not
+ * changed.
+ *
+ * Return: 0, or -ENOMEM.
+ */
+int func_duration_stats_start(struct trace_array *tr)
+{
+	struct func_duration_stats *stats = tr->func_duration_stats;
+	unsigned int max = func_duration_stats_max(tr);
+
+	mutex_lock(&func_duration_stats_mutex);
+	if (stats && stats->max != max) {
+		WRITE_ONCE(tr->func_duration_stats, NULL);
+		/* Callbacks of the previous run may still be returning. */
+		synchronize_rcu_tasks();
+		func_duration_stats_destroy(stats);
+		stats = NULL;
+	}
+	if (!stats) {
+		stats = func_duration_stats_create(max);
+		if (!stats) {
+			mutex_unlock(&func_duration_stats_mutex);
+			return -ENOMEM;
+		}
+	}
+	func_duration_stats_clear(stats, true);
+	stats->running = true;
+	WRITE_ONCE(tr->func_duration_stats, stats);
+	mutex_unlock(&func_duration_stats_mutex);
+
+	return 0;
+}
+
+/**
+ * func_duration_stats_stop - close the time window of the statistics
+ * @tr: the trace array whose function_duration tracer stopped
+ *
+ * The statistics stay readable until the tracer starts again, they are
+ * reset, or the instance is removed.
+ */
+void func_duration_stats_stop(struct trace_array *tr)
+{
+	struct func_duration_stats *stats = tr->func_duration_stats;
+
+	if (!stats)
+		return;
+	mutex_lock(&func_duration_stats_mutex);
+	stats->stop_ns = ktime_get_mono_fast_ns();
+	stats->running = false;
+	mutex_unlock(&func_duration_stats_mutex);
+}
+
+/**
+ * func_duration_free_stats - free the statistics of a trace array
+ * @tr: the trace array being removed, its tracer already stopped
+ */
+void func_duration_free_stats(struct trace_array *tr)
+{
+	struct func_duration_stats *stats = tr->func_duration_stats;
+
+	if (!stats)
+		return;
+	mutex_lock(&func_duration_stats_mutex);
+	WRITE_ONCE(tr->func_duration_stats, NULL);
+	mutex_unlock(&func_duration_stats_mutex);
+	/* Callbacks of the last run may still be returning. */
+	synchronize_rcu_tasks();
+	func_duration_stats_destroy(stats);
+}
+
+/* ---------------------------------------------------------------------
+ * Reading: a snapshot summed over the CPUs, taken when the file is opened
+ */
+
+struct func_duration_row {
+	unsigned long	func;
+	u64		calls;
+	u64		total;
+	u64		self;
+	u64		min;
+	u64		max;
+	u64		buckets[FUNC_DURATION_NR_BUCKETS];
+};
+
+struct func_duration_snapshot {
+	struct trace_array	*tr;
+	bool			have_stats;
+	bool			running;
+	bool			reset_on_release;
+	unsigned int		nr_funcs;
+	unsigned int		max;
+	u64			calls;
+	u64			total;
+	u64			over_cap;
+	u64			nmi;
+	u64			no_stack;
+	u64			unordered;
+	u64			window_ns;
+	unsigned int		nr_rows;
+	struct func_duration_row *rows;
+};
+
+static int func_duration_row_cmp(const void *a, const void *b)
+{
+	const struct func_duration_row *ra = a, *rb = b;
+
+	if (ra->total != rb->total)
+		return ra->total < rb->total ? 1 : -1;
+	return ra->func < rb->func ? -1 : ra->func > rb->func;
+}
+
+static int func_duration_snapshot_take(struct func_duration_snapshot *snap)
+{
+	struct func_duration_stats *stats;
+	struct func_duration_row *row;
+	unsigned int nr, i, b;
+	int cpu;
+
+	mutex_lock(&func_duration_stats_mutex);
+	stats = snap->tr->func_duration_stats;
+	if (!stats)
+		goto out;
+
+	snap->have_stats = true;
+	snap->running = stats->running;
+	snap->max = stats->max;
+	nr = min_t(unsigned int, atomic_read(&stats->nr_funcs), stats->max);
+	snap->nr_funcs = 0;
+	snap->window_ns = (stats->running ? ktime_get_mono_fast_ns() :
+			   stats->stop_ns) - stats->start_ns;
+
+	for_each_possible_cpu(cpu) {
+		struct func_duration_drops *drops = per_cpu_ptr(stats->drops, cpu);
+
+		snap->over_cap += local_read(&drops->over_cap);
+		snap->nmi += READ_ONCE(drops->nmi);
+		snap->no_stack += local_read(&drops->no_stack);
+		snap->unordered += local_read(&drops->unordered);
+	}
+
+	snap->rows = kvcalloc(nr ?: 1, sizeof(*snap->rows), GFP_KERNEL);
+	if (!snap->rows) {
+		mutex_unlock(&func_duration_stats_mutex);
+		return -ENOMEM;
+	}
+
+	for (i = 0; i < nr; i++) {
+		unsigned long func = READ_ONCE(stats->funcs[i]);
+		u64 min_inv = 0;
+
+		if (!func)
+			continue;
+		snap->nr_funcs++;
+		row = &snap->rows[snap->nr_rows];
+		memset(row, 0, sizeof(*row));
+		for_each_possible_cpu(cpu) {
+			struct func_duration_counts *c = &stats->rows[cpu][i];
+
+			row->calls += local64_read(&c->calls);
+			row->total += local64_read(&c->total);
+			row->self += local64_read(&c->self);
+			min_inv = max_t(u64, min_inv, local64_read(&c->min_inv));
+			row->max = max_t(u64, row->max, local64_read(&c->max));
+			for (b = 0; b < FUNC_DURATION_NR_BUCKETS; b++)
+				row->buckets[b] += local_read(&c->buckets[b]);
+		}
+		if (!row->calls)
+			continue;
+		row->func = func;
+		row->min = ~min_inv;
+		/* A reset racing with a call can leave min above max. */
+		row->min = min(row->min, row->max);
+		snap->calls += row->calls;
+		snap->total += row->total;
+		snap->nr_rows++;
+	}
+out:
+	mutex_unlock(&func_duration_stats_mutex);
+
+	sort(snap->rows, snap->nr_rows, sizeof(*snap->rows),
+	     func_duration_row_cmp, NULL);
+
+	return 0;
+}
+
+static void func_duration_print_footer(struct seq_file *m,
+				       struct func_duration_snapshot *snap)
+{
+	if (!snap->have_stats) {
+		seq_puts(m, "# no statistics: function_duration has not run in this instance\n");
+		return;
+	}
+	seq_puts(m, "#\n");
+	seq_printf(m, "# functions: %u of at most %u, calls: %llu, total: %llu ns\n",
+		   snap->nr_funcs, snap->max, snap->calls, snap->total);
+	seq_printf(m, "# dropped calls: %llu over the function limit, %llu in NMI, %llu without shadow stack room, %llu with a negative duration\n",
+		   snap->over_cap, snap->nmi, snap->no_stack, snap->unordered);
+	seq_printf(m, "# window: %llu ns, %s\n", snap->window_ns,
+		   snap->running ? "running" : "stopped");
+}
+
+/* seq_file positions: 0 is the header, 1..nr_rows the rows, then the footer */
+static void *func_duration_seq_start(struct seq_file *m, loff_t *pos)
+{
+	struct func_duration_snapshot *snap = m->private;
+
+	return *pos <= snap->nr_rows + 1 ? (void *)(unsigned long)(*pos + 1) : NULL;
+}
+
+static void *func_duration_seq_next(struct seq_file *m, void *v, loff_t *pos)
+{
+	++*pos;
+	return func_duration_seq_start(m, pos);
+}
+
+static void func_duration_seq_stop(struct seq_file *m, void *v)
+{
+}
+
+static int func_duration_stats_show(struct seq_file *m, void *v)
+{
+	struct func_duration_snapshot *snap = m->private;
+	unsigned long pos = (unsigned long)v - 1;
+	struct func_duration_row *row;
+
+	if (pos == 0) {
+		seq_puts(m, "# function_duration statistics: times in ns, sorted by total time\n");
+		seq_puts(m, "#\n");
+		seq_printf(m, "# %10s %15s %15s %10s %10s %10s %10s %10s %10s %10s  %s\n",
+			   "CALLS", "TOTAL", "SELF", "AVG", "MIN", "MAX",
+			   "STDDEV", "P50", "P90", "P99", "FUNCTION");
+		return 0;
+	}
+	if (pos > snap->nr_rows) {
+		func_duration_print_footer(m, snap);
+		return 0;
+	}
+
+	row = &snap->rows[pos - 1];
+	seq_printf(m, "  %10llu %15llu %15llu %10llu %10llu %10llu %10llu %10llu %10llu %10llu  %ps\n",
+		   row->calls, row->total, row->self,
+		   div64_u64(row->total, row->calls), row->min, row->max,
+		   func_duration_stddev(row->buckets, row->min, row->max,
+					div64_u64(row->total, row->calls)),
+		   func_duration_percentile(row->buckets, row->min, row->max, 50),
+		   func_duration_percentile(row->buckets, row->min, row->max, 90),
+		   func_duration_percentile(row->buckets, row->min, row->max, 99),
+		   (void *)row->func);
+	return 0;
+}
+
+#define FUNC_DURATION_BAR_WIDTH	40
+
+/* A log2 histogram: bucket 0 holds 0 and 1 ns, bucket n holds [2^n, 2^(n+1)) */
+static void func_duration_print_hist(struct seq_file *m,
+				     struct func_duration_row *row)
+{
+	u64 log2[FUNC_DURATION_MAX_ORDER + 1] = { };
+	char bar[FUNC_DURATION_BAR_WIDTH + 1];
+	unsigned int b, n, first = 0, last = 0;
+	u64 top = 0, lo;
+	int len;
+
+	for (b = 0; b < FUNC_DURATION_NR_BUCKETS; b++) {
+		lo = func_duration_bucket_lower(b);
+		n = lo > 1 ? ilog2(lo) : 0;
+		log2[n] += row->buckets[b];
+	}
+	for (n = 0; n <= FUNC_DURATION_MAX_ORDER; n++) {
+		if (!log2[n])
+			continue;
+		if (!top)
+			first = n;
+		last = n;
+		top = max(top, log2[n]);
+	}
+
+	seq_printf(m, "\nfunction: %ps  calls: %llu\n", (void *)row->func,
+		   row->calls);
+	seq_printf(m, "%24s : %-10s %s\n", "ns", "count", "distribution");
+	for (n = first; n <= last; n++) {
+		len = top ? div64_u64(log2[n] * FUNC_DURATION_BAR_WIDTH + top - 1, top) : 0;
+		memset(bar, '*', len);
+		memset(bar + len, ' ', FUNC_DURATION_BAR_WIDTH - len);
+		bar[FUNC_DURATION_BAR_WIDTH] = '\0';
+		lo = n ? 1ULL << n : 0;
+		if (n == FUNC_DURATION_MAX_ORDER)
+			seq_printf(m, "%11llu -> %-10s : %-10llu |%s|\n",
+				   lo, "inf", log2[n], bar);
+		else
+			seq_printf(m, "%11llu -> %-10llu : %-10llu |%s|\n",
+				   lo, (1ULL << (n + 1)) - 1, log2[n], bar);
+	}
+}
+
+static int func_duration_hist_show(struct seq_file *m, void *v)
+{
+	struct func_duration_snapshot *snap = m->private;
+	unsigned long pos = (unsigned long)v - 1;
+
+	if (pos == 0) {
+		seq_puts(m, "# function_duration histograms: log2 buckets of ns, in the order of stats\n");
+		return 0;
+	}
+	if (pos > snap->nr_rows) {
+		seq_puts(m, "\n");
+		func_duration_print_footer(m, snap);
+		return 0;
+	}
+	func_duration_print_hist(m, &snap->rows[pos - 1]);
+	return 0;
+}
+
+static const struct seq_operations func_duration_stats_seq_ops = {
+	.start	= func_duration_seq_start,
+	.next	= func_duration_seq_next,
+	.stop	= func_duration_seq_stop,
+	.show	= func_duration_stats_show,
+};
+
+static const struct seq_operations func_duration_hist_seq_ops = {
+	.start	= func_duration_seq_start,
+	.next	= func_duration_seq_next,
+	.stop	= func_duration_seq_stop,
+	.show	= func_duration_hist_show,
+};
+
+static void func_duration_reset(struct trace_array *tr)
+{
+	struct func_duration_stats *stats;
+
+	mutex_lock(&func_duration_stats_mutex);
+	stats = tr->func_duration_stats;
+	if (stats)
+		func_duration_stats_clear(stats, !stats->running);
+	mutex_unlock(&func_duration_stats_mutex);
+}
+
+static int func_duration_seq_open(struct inode *inode, struct file *filp,
+				  const struct seq_operations *ops)
+{
+	struct trace_array *tr = inode->i_private;
+	struct func_duration_snapshot *snap;
+	int ret;
+
+	ret = tracing_check_open_get_tr(tr);
+	if (ret)
+		return ret;
+
+	snap = __seq_open_private(filp, ops, sizeof(*snap));
+	if (!snap) {
+		trace_array_put(tr);
+		return -ENOMEM;
+	}
+	snap->tr = tr;
+
+	/* A truncating open resets, once the file is closed without error. */
+	if ((filp->f_mode & FMODE_WRITE) && (filp->f_flags & O_TRUNC))
+		snap->reset_on_release = true;
+
+	if (filp->f_mode & FMODE_READ) {
+		ret = func_duration_snapshot_take(snap);
+		if (ret) {
+			seq_release_private(inode, filp);
+			trace_array_put(tr);
+			return ret;
+		}
+	}
+
+	return 0;
+}
+
+static int func_duration_seq_release(struct inode *inode, struct file *filp)
+{
+	struct seq_file *m = filp->private_data;
+	struct func_duration_snapshot *snap = m->private;
+	struct trace_array *tr = snap->tr;
+
+	if (snap->reset_on_release)
+		func_duration_reset(tr);
+	kvfree(snap->rows);
+	seq_release_private(inode, filp);
+	trace_array_put(tr);
+
+	return 0;
+}
+
+static int func_duration_stats_open(struct inode *inode, struct file *filp)
+{
+	return func_duration_seq_open(inode, filp, &func_duration_stats_seq_ops);
+}
+
+static int func_duration_hist_open(struct inode *inode, struct file *filp)
+{
+	return func_duration_seq_open(inode, filp, &func_duration_hist_seq_ops);
+}
+
+/* "0" (optionally with a newline) resets; anything else is rejected. */
+static ssize_t func_duration_stats_write(struct file *filp,
+					 const char __user *ubuf,
+					 size_t cnt, loff_t *ppos)
+{
+	struct seq_file *m = filp->private_data;
+	struct func_duration_snapshot *snap = m->private;
+	char buf[FUNC_DURATION_INPUT_MAX + 1];
+	int ret;
+
+	ret = func_duration_get_input(snap->tr, "stats", ubuf, cnt, buf,
+				      sizeof(buf));
+	if (!ret && strcmp(buf, "0") && strcmp(buf, "0\n")) {
+		func_duration_log_input_err(snap->tr, "stats", buf,
+					    FUNC_DURATION_ERR_RESET);
+		ret = -EINVAL;
+	}
+	if (ret) {
+		snap->reset_on_release = false;
+		return ret;
+	}
+
+	func_duration_reset(snap->tr);
+	snap->reset_on_release = false;
+	*ppos += cnt;
+
+	return cnt;
+}
+
+static const struct file_operations func_duration_stats_fops = {
+	.open		= func_duration_stats_open,
+	.read		= seq_read,
+	.write		= func_duration_stats_write,
+	.llseek		= seq_lseek,
+	.release	= func_duration_seq_release,
+};
+
+static const struct file_operations func_duration_hist_fops = {
+	.open		= func_duration_hist_open,
+	.read		= seq_read,
+	.llseek		= seq_lseek,
+	.release	= func_duration_seq_release,
+};
+
+/* ---------------------------------------------------------------------
+ * stats_enable and stats_max_functions
+ */
+
+/**
+ * func_duration_parse_bool - parse a switch written to tracefs
+ * @buf: NUL-terminated input
+ * @val: where to store the value
+ *
+ * Accepts "0" or "1", with one optional trailing newline.
+ *
+ * Return: 0 on success, -EINVAL otherwise (@val is then left untouched).
+ */
+int func_duration_parse_bool(const char *buf, bool *val)
+{
+	if (!strcmp(buf, "0") || !strcmp(buf, "0\n"))
+		*val = false;
+	else if (!strcmp(buf, "1") || !strcmp(buf, "1\n"))
+		*val = true;
+	else
+		return -EINVAL;
+
+	return 0;
+}
+
+static ssize_t stats_enable_read(struct file *filp, char __user *ubuf,
+				 size_t cnt, loff_t *ppos)
+{
+	struct trace_array *tr = filp->private_data;
+	char buf[4];
+	int len;
+
+	len = scnprintf(buf, sizeof(buf), "%d\n",
+			!READ_ONCE(tr->func_duration_stats_off));
+
+	return simple_read_from_buffer(ubuf, cnt, ppos, buf, len);
+}
+
+static ssize_t stats_enable_write(struct file *filp, const char __user *ubuf,
+				  size_t cnt, loff_t *ppos)
+{
+	struct trace_array *tr = filp->private_data;
+	char buf[FUNC_DURATION_INPUT_MAX + 1];
+	bool enable;
+	int ret;
+
+	ret = func_duration_get_input(tr, "stats_enable", ubuf, cnt, buf,
+				      sizeof(buf));
+	if (ret)
+		return ret;
+	if (func_duration_parse_bool(buf, &enable)) {
+		func_duration_log_input_err(tr, "stats_enable", buf,
+					    FUNC_DURATION_ERR_BOOL);
+		return -EINVAL;
+	}
+
+	WRITE_ONCE(tr->func_duration_stats_off, !enable);
+	*ppos += cnt;
+
+	return cnt;
+}
+
+static const struct file_operations stats_enable_fops = {
+	.open		= tracing_open_generic_tr,
+	.read		= stats_enable_read,
+	.write		= stats_enable_write,
+	.release	= tracing_release_generic_tr,
+	.llseek		= generic_file_llseek,
+};
+
+/**
+ * func_duration_parse_max - parse a number of functions to keep statistics of
+ * @buf: NUL-terminated input
+ * @val: where to store the value
+ *
+ * Accepts what func_duration_parse_ns() does, from 1 to
+ * %FUNC_DURATION_STATS_LIMIT.
+ *
+ * Return: 0 on success, -EINVAL otherwise (@val is then left untouched).
+ */
+int func_duration_parse_max(const char *buf, unsigned int *val)
+{
+	u64 v;
+
+	if (func_duration_parse_ns(buf, &v) || !v ||
+	    v > FUNC_DURATION_STATS_LIMIT)
+		return -EINVAL;
+	*val = v;
+
+	return 0;
+}
+
+static ssize_t stats_max_read(struct file *filp, char __user *ubuf,
+			      size_t cnt, loff_t *ppos)
+{
+	struct trace_array *tr = filp->private_data;
+	char buf[16];
+	int len;
+
+	len = scnprintf(buf, sizeof(buf), "%u\n", func_duration_stats_max(tr));
+
+	return simple_read_from_buffer(ubuf, cnt, ppos, buf, len);
+}
+
+static ssize_t stats_max_write(struct file *filp, const char __user *ubuf,
+			       size_t cnt, loff_t *ppos)
+{
+	struct trace_array *tr = filp->private_data;
+	char buf[FUNC_DURATION_INPUT_MAX + 1];
+	unsigned int max;
+	int ret;
+
+	ret = func_duration_get_input(tr, "stats_max_functions", ubuf, cnt,
+				      buf, sizeof(buf));
+	if (ret)
+		return ret;
+	if (func_duration_parse_max(buf, &max)) {
+		func_duration_log_input_err(tr, "stats_max_functions", buf,
+					    FUNC_DURATION_ERR_MAX_FUNCS);
+		return -EINVAL;
+	}
+
+	/* Takes effect when the tracer next starts, like buffer_size_kb. */
+	WRITE_ONCE(tr->func_duration_stats_max, max);
+	*ppos += cnt;
+
+	return cnt;
+}
+
+static const struct file_operations stats_max_fops = {
+	.open		= tracing_open_generic_tr,
+	.read		= stats_max_read,
+	.write		= stats_max_write,
+	.release	= tracing_release_generic_tr,
+	.llseek		= generic_file_llseek,
+};
+
+/**
+ * func_duration_stats_init_tracefs - create the statistics files
+ * @tr: the trace array
+ * @dir: its function_duration directory
+ */
+void func_duration_stats_init_tracefs(struct trace_array *tr,
+				      struct dentry *dir)
+{
+	trace_create_file("stats", TRACE_MODE_WRITE, dir, tr,
+			  &func_duration_stats_fops);
+	trace_create_file("hist", TRACE_MODE_READ, dir, tr,
+			  &func_duration_hist_fops);
+	trace_create_file("stats_enable", TRACE_MODE_WRITE, dir, tr,
+			  &stats_enable_fops);
+	trace_create_file("stats_max_functions", TRACE_MODE_WRITE, dir, tr,
+			  &stats_max_fops);
+}
+
+static int __init set_func_duration_stats_max(char *str)
+{
+	if (func_duration_parse_max(str, &func_duration_boot_stats_max))
+		pr_warn("function_duration: bad function_duration_stats_max=%s\n",
+			str);
+	return 1;
+}
+__setup("function_duration_stats_max=", set_func_duration_stats_max);
+
+static __init int init_func_duration_stats(void)
+{
+	top_trace_array()->func_duration_stats_max = func_duration_boot_stats_max;
+	return 0;
+}
+/* Before the tracer registers, which starts it for ftrace=function_duration */
+early_initcall(init_func_duration_stats);
