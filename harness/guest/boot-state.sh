@@ -10,7 +10,9 @@ save() {	# dir prefix
 	for f in current_tracer trace set_ftrace_filter; do
 		cat "$1/$f" > "$S/$2$f" 2>/dev/null
 	done
-	cat "$1/function_duration/threshold_ns" > "$S/${2}threshold_ns" 2>/dev/null
+	for f in threshold_ns stats hist stats_enable stats_max_functions; do
+		cat "$1/function_duration/$f" > "$S/$2$f" 2>/dev/null
+	done
 }
 echo 0 > $T/tracing_on
 save $T ""

@@ -332,6 +332,7 @@ static void func_duration_percentile_single_test(struct kunit *test)
 static void func_duration_percentile_rank_test(struct kunit *test)
 {
 	u64 *buckets = alloc_buckets(test);
+	u64 lo, hi;
 
 	add_calls(buckets, 0, 50);
 	add_calls(buckets, 1, 40);
@@ -356,6 +357,17 @@ static void func_duration_percentile_rank_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, func_duration_percentile(buckets, 0, 2, 66), 1);
 	KUNIT_EXPECT_EQ(test, func_duration_percentile(buckets, 0, 2, 67), 2);
 	KUNIT_EXPECT_EQ(test, func_duration_percentile(buckets, 0, 2, 100), 2);
+
+	/* Bounds that clamp nothing show the values of the buckets */
+	clear_buckets(buckets);
+	add_calls(buckets, 100, 1);
+	add_calls(buckets, 10000, 1);
+	lo = func_duration_bucket_value(func_duration_bucket(100));
+	hi = func_duration_bucket_value(func_duration_bucket(10000));
+	KUNIT_EXPECT_EQ(test, func_duration_percentile(buckets, 0, U64_MAX, 0), lo);
+	KUNIT_EXPECT_EQ(test, func_duration_percentile(buckets, 0, U64_MAX, 50), lo);
+	KUNIT_EXPECT_EQ(test, func_duration_percentile(buckets, 0, U64_MAX, 51), hi);
+	KUNIT_EXPECT_EQ(test, func_duration_percentile(buckets, 0, U64_MAX, 100), hi);
 }
 
 /* One call of each duration from 1 to 10000 ns */
@@ -443,6 +455,8 @@ static void func_duration_percentile_extremes_test(struct kunit *test)
 	add_calls(buckets, U64_MAX, 1);
 	expect_pcts_eq(test, buckets, U64_MAX, U64_MAX, U64_MAX);
 	KUNIT_EXPECT_EQ(test, func_duration_stddev(buckets, U64_MAX, U64_MAX, U64_MAX), 0);
+	add_calls(buckets, BIT_ULL(FUNC_DURATION_MAX_ORDER), 1);
+	expect_pcts_eq(test, buckets, BIT_ULL(FUNC_DURATION_MAX_ORDER), U64_MAX, U64_MAX);
 
 	clear_buckets(buckets);
 	add_calls(buckets, 100, 99);
@@ -522,17 +536,21 @@ static void func_duration_stddev_test(struct kunit *test)
 			c->stddev);
 }
 
-/* 2^40 calls each of 0 and 2^33 ns: the variance, 2^64, does not fit */
+/* 2^40 calls each of 0 and 2^k ns: the variance, 2^(2k - 2), does not fit */
 static void func_duration_stddev_saturate_test(struct kunit *test)
 {
 	u64 *buckets = alloc_buckets(test);
+	unsigned int k;
 	u64 sd;
 
-	add_calls(buckets, 0, BIT_ULL(40));
-	add_calls(buckets, BIT_ULL(33), BIT_ULL(40));
-	sd = func_duration_stddev(buckets, 0, BIT_ULL(33), BIT_ULL(32));
-	KUNIT_EXPECT_GE(test, sd, (u64)U32_MAX);
-	KUNIT_EXPECT_LE(test, sd, BIT_ULL(32));
+	for (k = 33; k <= 34; k++) {
+		clear_buckets(buckets);
+		add_calls(buckets, 0, BIT_ULL(40));
+		add_calls(buckets, BIT_ULL(k), BIT_ULL(40));
+		sd = func_duration_stddev(buckets, 0, BIT_ULL(k), BIT_ULL(k - 1));
+		KUNIT_EXPECT_GE_MSG(test, sd, (u64)U32_MAX, "2^%u ns", k);
+		KUNIT_EXPECT_LE_MSG(test, sd, BIT_ULL(k - 1), "2^%u ns", k);
+	}
 }
 
 /*

@@ -120,15 +120,20 @@ u64 func_duration_bucket_lower(unsigned int bucket)
 
 /**
  * func_duration_bucket_value - the duration a bucket stands for
- * @bucket: a bucket index below %FUNC_DURATION_OVERFLOW_BUCKET
+ * @bucket: a bucket index below %FUNC_DURATION_NR_BUCKETS
  *
  * Return: the midpoint of @bucket, rounded down: within 12.5% of every
- * duration the bucket counts.
+ * duration the bucket counts. The overflow bucket, which has no upper
+ * bound, gives its lower bound.
  */
 u64 func_duration_bucket_value(unsigned int bucket)
 {
 	u64 lower = func_duration_bucket_lower(bucket);
-	u64 width = func_duration_bucket_lower(bucket + 1) - lower;
+	u64 width;
+
+	if (bucket >= FUNC_DURATION_OVERFLOW_BUCKET)
+		return lower;
+	width = func_duration_bucket_lower(bucket + 1) - lower;
 
 	return lower + (width - 1) / 2;
 }
@@ -179,6 +184,38 @@ u64 func_duration_percentile(const u64 *buckets, u64 min, u64 max,
 	return max;
 }
 
+/*
+ * The sum over the buckets of count * (value - mean)^2, divided by the
+ * number of durations, when the sum does not fit in 64 bits: bucket by
+ * bucket, saturating at U64_MAX.
+ */
+static u64 func_duration_variance_wide(const u64 *buckets, u64 min, u64 max,
+				       u64 mean, u64 count)
+{
+	u64 var = 0, dev, hi, term;
+	unsigned int i;
+
+	for (i = 0; i < FUNC_DURATION_NR_BUCKETS; i++) {
+		if (!buckets[i])
+			continue;
+		dev = func_duration_clamped_value(i, min, max);
+		dev = dev > mean ? dev - mean : mean - dev;
+		/*
+		 * dev^2 / count must fit in 64 bits for mul_u64_u64_div_u64(),
+		 * which traps on x86 otherwise: (hi + 1)^2 <= count is enough.
+		 */
+		hi = (dev >> 32) + 1;
+		if (hi > 1 && (hi > U32_MAX || hi * hi > count))
+			return U64_MAX;
+		term = mul_u64_u64_div_u64(dev, dev, count);
+		if (check_mul_overflow(term, buckets[i], &term) ||
+		    check_add_overflow(var, term, &var))
+			return U64_MAX;
+	}
+
+	return var;
+}
+
 /**
  * func_duration_stddev - the standard deviation of a histogram
  * @buckets: %FUNC_DURATION_NR_BUCKETS counts
@@ -187,14 +224,15 @@ u64 func_duration_percentile(const u64 *buckets, u64 min, u64 max,
  * @mean: the exact mean of the counted durations
  *
  * Each duration is taken as the value of its bucket, so the result has
- * the resolution of the buckets. It saturates rather than overflows.
+ * the resolution of the buckets. It saturates at U32_MAX ns (4.29 s)
+ * rather than overflow.
  *
  * Return: the population standard deviation in ns; 0 if nothing is
  * counted.
  */
 u64 func_duration_stddev(const u64 *buckets, u64 min, u64 max, u64 mean)
 {
-	u64 count = 0, var = 0, dev, term;
+	u64 count = 0, sum = 0, dev, term;
 	unsigned int i;
 
 	for (i = 0; i < FUNC_DURATION_NR_BUCKETS; i++)
@@ -202,19 +240,21 @@ u64 func_duration_stddev(const u64 *buckets, u64 min, u64 max, u64 mean)
 	if (!count)
 		return 0;
 
+	/* Exact while the sum of squares fits in 64 bits */
 	for (i = 0; i < FUNC_DURATION_NR_BUCKETS; i++) {
 		if (!buckets[i])
 			continue;
 		dev = func_duration_clamped_value(i, min, max);
 		dev = dev > mean ? dev - mean : mean - dev;
-		/* buckets[i] * dev^2 / count, without overflowing on dev^2 */
-		term = mul_u64_u64_div_u64(dev, dev, count);
-		if (check_mul_overflow(term, buckets[i], &term) ||
-		    check_add_overflow(var, term, &var))
-			return int_sqrt64(U64_MAX);
+		if (dev > U32_MAX ||
+		    check_mul_overflow(dev * dev, buckets[i], &term) ||
+		    check_add_overflow(sum, term, &sum))
+			return int_sqrt64(func_duration_variance_wide(buckets, min,
+								      max, mean,
+								      count));
 	}
 
-	return int_sqrt64(var);
+	return int_sqrt64(div64_u64(sum, count));
 }
 
 /* ---------------------------------------------------------------------
@@ -644,7 +684,7 @@ static int func_duration_stats_show(struct seq_file *m, void *v)
 	if (pos == 0) {
 		seq_puts(m, "# function_duration statistics: times in ns, sorted by total time\n");
 		seq_puts(m, "#\n");
-		seq_printf(m, "# %10s %15s %15s %10s %10s %10s %10s %10s %10s %10s  %s\n",
+		seq_printf(m, "# %10s %15s %15s %12s %12s %12s %12s %12s %12s %12s  %s\n",
 			   "CALLS", "TOTAL", "SELF", "AVG", "MIN", "MAX",
 			   "STDDEV", "P50", "P90", "P99", "FUNCTION");
 		return 0;
@@ -655,7 +695,7 @@ static int func_duration_stats_show(struct seq_file *m, void *v)
 	}
 
 	row = &snap->rows[pos - 1];
-	seq_printf(m, "  %10llu %15llu %15llu %10llu %10llu %10llu %10llu %10llu %10llu %10llu  %ps\n",
+	seq_printf(m, "  %10llu %15llu %15llu %12llu %12llu %12llu %12llu %12llu %12llu %12llu  %ps\n",
 		   row->calls, row->total, row->self,
 		   div64_u64(row->total, row->calls), row->min, row->max,
 		   func_duration_stddev(row->buckets, row->min, row->max,
