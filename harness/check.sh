@@ -72,12 +72,32 @@ phase initramfs "$TOP/harness/initramfs.sh" check || { fail_phase initramfs "fai
 	sed 's|^tools/testing/selftests/ftrace/||') > "$OUT/series-tests"
 mkdir -p "$OUT/guestfiles"
 
+# A boot with boot-time tracing on the command line and in bootconfig,
+# for the tests listed in $OUT/guestfiles/boot-tests.
+boot_tracing_phase() {
+	GUESTFILES=$OUT/guestfiles TIMEOUT=900 \
+		APPEND="$(cat "$TOP/harness/boot-tracing.cmdline")" \
+		BOOTCONFIG=$TOP/harness/boot-tracing.bconf \
+		phase boot boot_phase boot "$TOP/harness/guest/boot-state.sh"
+}
+
 if [ -n "$TESTS" ]; then
+	others=""
+	: > "$OUT/guestfiles/boot-tests"
 	for t in $TESTS; do
 		[ -e "$t" ] || { fail_phase selected "no such test: $t"; summary; }
+		case $t in
+		*/func-duration-boot*.tc)
+			echo "$t" | sed 's|^.*tools/testing/selftests/ftrace/||' \
+				>> "$OUT/guestfiles/boot-tests";;
+		*)	others="$others $t";;
+		esac
 	done
-	TIMEOUT=1200 phase selected boot_phase selected \
-		"$TOP/harness/guest/ftracetest.sh" $TESTS
+	if [ -n "$others" ]; then
+		TIMEOUT=1200 phase selected boot_phase selected \
+			"$TOP/harness/guest/ftracetest.sh" $others
+	fi
+	[ -s "$OUT/guestfiles/boot-tests" ] && boot_tracing_phase
 	summary
 fi
 
@@ -111,12 +131,7 @@ upstream_pid=$!
 GUESTFILES=$OUT/guestfiles TIMEOUT=2400 phase ftracetest \
 	boot_phase ftracetest "$TOP/harness/guest/ftracetest.sh"
 # A boot with boot-time tracing on the command line and in bootconfig.
-if [ -s "$OUT/guestfiles/boot-tests" ]; then
-	GUESTFILES=$OUT/guestfiles TIMEOUT=900 \
-		APPEND="$(cat "$TOP/harness/boot-tracing.cmdline")" \
-		BOOTCONFIG=$TOP/harness/boot-tracing.bconf \
-		phase boot boot_phase boot "$TOP/harness/guest/boot-state.sh"
-fi
+[ -s "$OUT/guestfiles/boot-tests" ] && boot_tracing_phase
 
 say "=== waiting for the upstream suite (log: $LOGS/check-upstream.out)"
 wait $upstream_pid

@@ -127,6 +127,46 @@ static void func_duration_parse_bool_test(struct kunit *test)
 	}
 }
 
+struct max_case {
+	const char	*input;
+	int		ret;
+	unsigned int	val;
+};
+
+static const struct max_case max_cases[] = {
+	{ "1",			0,	1 },
+	{ "1024\n",		0,	1024 },
+	{ "65536",		0,	65536 },
+	{ "0",			-EINVAL },
+	{ "65537",		-EINVAL },
+	{ "4294967297",		-EINVAL },
+	{ "18446744073709551616", -EINVAL },
+	{ "",			-EINVAL },
+	{ "-1",			-EINVAL },
+	{ " 8",			-EINVAL },
+	{ "8 ",			-EINVAL },
+	{ "0x10",		-EINVAL },
+	{ "abc",		-EINVAL },
+};
+
+static void max_case_desc(const struct max_case *c, char *desc)
+{
+	input_desc(c->input, desc);
+}
+KUNIT_ARRAY_PARAM(max, max_cases, max_case_desc);
+
+static void func_duration_parse_max_test(struct kunit *test)
+{
+	const struct max_case *c = test->param_value;
+	unsigned int val = 77;
+	int ret;
+
+	ret = func_duration_parse_max(c->input, &val);
+	KUNIT_EXPECT_EQ(test, ret, c->ret);
+	/* A rejected input leaves the old value in place. */
+	KUNIT_EXPECT_EQ(test, val, c->ret ? 77 : c->val);
+}
+
 /* ---------------------------------------------------------------------
  * Buckets
  */
@@ -573,6 +613,7 @@ static void func_duration_stddev_wide_test(struct kunit *test)
 static struct kunit_case func_duration_test_cases[] = {
 	KUNIT_CASE_PARAM(func_duration_parse_test, parse_gen_params),
 	KUNIT_CASE_PARAM(func_duration_parse_bool_test, bool_gen_params),
+	KUNIT_CASE_PARAM(func_duration_parse_max_test, max_gen_params),
 	KUNIT_CASE(func_duration_bucket_edges_test),
 	KUNIT_CASE(func_duration_bucket_error_test),
 	KUNIT_CASE(func_duration_percentile_single_test),

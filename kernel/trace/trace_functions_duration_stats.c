@@ -795,7 +795,8 @@ static void func_duration_reset(struct trace_array *tr)
 }
 
 static int func_duration_seq_open(struct inode *inode, struct file *filp,
-				  const struct seq_operations *ops)
+				  const struct seq_operations *ops,
+				  bool truncate_resets)
 {
 	struct trace_array *tr = inode->i_private;
 	struct func_duration_snapshot *snap;
@@ -813,7 +814,8 @@ static int func_duration_seq_open(struct inode *inode, struct file *filp,
 	snap->tr = tr;
 
 	/* A truncating open resets, once the file is closed without error. */
-	if ((filp->f_mode & FMODE_WRITE) && (filp->f_flags & O_TRUNC))
+	if (truncate_resets && (filp->f_mode & FMODE_WRITE) &&
+	    (filp->f_flags & O_TRUNC))
 		snap->reset_on_release = true;
 
 	if (filp->f_mode & FMODE_READ) {
@@ -845,12 +847,14 @@ static int func_duration_seq_release(struct inode *inode, struct file *filp)
 
 static int func_duration_stats_open(struct inode *inode, struct file *filp)
 {
-	return func_duration_seq_open(inode, filp, &func_duration_stats_seq_ops);
+	return func_duration_seq_open(inode, filp, &func_duration_stats_seq_ops,
+				      true);
 }
 
 static int func_duration_hist_open(struct inode *inode, struct file *filp)
 {
-	return func_duration_seq_open(inode, filp, &func_duration_hist_seq_ops);
+	return func_duration_seq_open(inode, filp, &func_duration_hist_seq_ops,
+				      false);
 }
 
 /* "0" (optionally with a newline) resets; anything else is rejected. */
