@@ -6,6 +6,7 @@
 #ifndef _TRACE_FUNCTIONS_DURATION_H
 #define _TRACE_FUNCTIONS_DURATION_H
 
+#include <linux/bits.h>
 #include <linux/types.h>
 
 struct dentry;
@@ -20,7 +21,7 @@ struct func_duration_stats;
  * which is reported as the largest duration seen.
  */
 #define FUNC_DURATION_SUB_BITS		2
-#define FUNC_DURATION_SUB_BUCKETS	(1 << FUNC_DURATION_SUB_BITS)
+#define FUNC_DURATION_SUB_BUCKETS	BIT(FUNC_DURATION_SUB_BITS)
 #define FUNC_DURATION_MAX_ORDER		34
 #define FUNC_DURATION_NR_BUCKETS					\
 	(FUNC_DURATION_SUB_BUCKETS +					\

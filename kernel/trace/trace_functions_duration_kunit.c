@@ -153,6 +153,7 @@ static void max_case_desc(const struct max_case *c, char *desc)
 {
 	input_desc(c->input, desc);
 }
+
 KUNIT_ARRAY_PARAM(max, max_cases, max_case_desc);
 
 static void func_duration_parse_max_test(struct kunit *test)

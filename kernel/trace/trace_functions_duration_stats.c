@@ -1070,5 +1070,6 @@ static __init int init_func_duration_stats(void)
 	top_trace_array()->func_duration_stats_max = func_duration_boot_stats_max;
 	return 0;
 }
+
 /* Before the tracer registers, which starts it for ftrace=function_duration */
 early_initcall(init_func_duration_stats);
