@@ -5,13 +5,14 @@
 
 H := harness
 
-.PHONY: all run check shell series deps vanilla-baseline harness-selftest clean help
+.PHONY: all run check bench shell series deps vanilla-baseline harness-selftest clean help
 
 all: help
 
 help:
 	@echo "make run      build the production-like kernel, boot it, demo the tracer"
 	@echo "make check    build the check kernel and run every test (TESTS=... for some)"
+	@echo "make bench    per-call cost of function_duration and the other tracers (QEMU icount)"
 	@echo "make shell    boot the production-like kernel with a shell, tracefs mounted"
 	@echo "make series   export the series with git format-patch, git am it, checkpatch"
 	@echo "make harness-selftest  prove make check fails on a failing test and on a WARN"
@@ -29,6 +30,9 @@ check: deps
 shell: deps
 	@$(H)/build.sh prod && $(H)/initramfs.sh prod && \
 		INTERACTIVE=1 RUN=shell $(H)/boot.sh prod $(H)/guest/shell.sh
+
+bench: deps
+	@$(H)/bench.sh
 
 series: deps
 	@$(H)/series.sh

@@ -235,10 +235,16 @@ static void func_duration_return(struct ftrace_graph_ret *trace,
 	 */
 	duration = trace->rettime - trace->calltime;
 
-	/* Counted if the entry callback made room for its children's time. */
-	children = fgraph_retrieve_data(gops->idx, NULL);
-	if (children)
-		func_duration_return_stats(tr, gops, trace, duration, *children);
+	/*
+	 * Counted if the entry callback made room for its children's time.
+	 * Calls in flight when stats_enable is cleared are not counted.
+	 */
+	if (!READ_ONCE(tr->func_duration_stats_off)) {
+		children = fgraph_retrieve_data(gops->idx, NULL);
+		if (children)
+			func_duration_return_stats(tr, gops, trace, duration,
+						   *children);
+	}
 
 	if ((s64)duration < 0 ||
 	    duration < READ_ONCE(tr->func_duration_threshold))

@@ -57,6 +57,7 @@ struct func_duration_stats {
 	atomic_t			*slots;		/* hash -> row + 1 */
 	struct func_duration_counts	**rows;		/* per CPU: [max] */
 	struct func_duration_drops __percpu *drops;
+	size_t				bytes;		/* all of the above */
 	u64				start_ns;
 	u64				stop_ns;
 	bool				running;
@@ -314,20 +315,19 @@ static int func_duration_row(struct func_duration_stats *stats,
 void func_duration_stats_add(struct func_duration_stats *stats,
 			     unsigned long func, u64 duration, u64 self)
 {
-	struct func_duration_drops *drops = this_cpu_ptr(stats->drops);
 	struct func_duration_counts *c;
 	s64 old, new;
 	int row;
 
 	/* A lock-emulated cmpxchg would deadlock against the code it hit. */
 	if (!IS_ENABLED(CONFIG_ARCH_HAVE_NMI_SAFE_CMPXCHG) && in_nmi()) {
-		drops->nmi++;
+		this_cpu_ptr(stats->drops)->nmi++;
 		return;
 	}
 
 	row = func_duration_row(stats, func);
-	if (row < 0) {
-		local_inc(&drops->over_cap);
+	if (unlikely(row < 0)) {
+		local_inc(&this_cpu_ptr(stats->drops)->over_cap);
 		return;
 	}
 
@@ -422,6 +422,11 @@ static struct func_duration_stats *func_duration_stats_create(unsigned int max)
 			goto fail;
 	}
 
+	stats->bytes = sizeof(*stats) + max * sizeof(*stats->funcs) +
+		       (stats->hash_mask + 1) * sizeof(*stats->slots) +
+		       nr_cpu_ids * sizeof(*stats->rows) +
+		       num_possible_cpus() * (max * sizeof(**stats->rows) +
+					      sizeof(*stats->drops));
 	return stats;
 fail:
 	func_duration_stats_destroy(stats);
@@ -547,6 +552,7 @@ struct func_duration_snapshot {
 	bool			reset_on_release;
 	unsigned int		nr_funcs;
 	unsigned int		max;
+	size_t			bytes;
 	u64			calls;
 	u64			total;
 	u64			over_cap;
@@ -582,6 +588,7 @@ static int func_duration_snapshot_take(struct func_duration_snapshot *snap)
 	snap->have_stats = true;
 	snap->running = stats->running;
 	snap->max = stats->max;
+	snap->bytes = stats->bytes;
 	nr = min_t(unsigned int, atomic_read(&stats->nr_funcs), stats->max);
 	snap->nr_funcs = 0;
 	snap->window_ns = (stats->running ? ktime_get_mono_fast_ns() :
@@ -651,6 +658,8 @@ static void func_duration_print_footer(struct seq_file *m,
 	seq_puts(m, "#\n");
 	seq_printf(m, "# functions: %u of at most %u, calls: %llu, total: %llu ns\n",
 		   snap->nr_funcs, snap->max, snap->calls, snap->total);
+	seq_printf(m, "# memory: %zu bytes, for %u functions on %u possible CPUs\n",
+		   snap->bytes, snap->max, num_possible_cpus());
 	seq_printf(m, "# dropped calls: %llu over the function limit, %llu in NMI, %llu without shadow stack room, %llu with a negative duration\n",
 		   snap->over_cap, snap->nmi, snap->no_stack, snap->unordered);
 	seq_printf(m, "# window: %llu ns, %s\n", snap->window_ns,

@@ -1,0 +1,111 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Turn the guest output of `make bench` into a markdown report.
+
+  bench-report.py ICOUNT.out TCG.out
+
+Lines read: 'bench <workload> <mode> <ns per call> <ns per run> <calls>'
+and 'mem <what> <value...>'. Under icount a guest ns is one instruction.
+"""
+import sys
+
+MODES = ["nop", "function", "function_graph", "graph_thresh", "profiler",
+         "kprobe", "fprobe", "fd_events", "fd_hooks", "fd_stats", "fd_all"]
+LABEL = {
+    "nop": "nop (no tracing: the zero)",
+    "function": "function tracer",
+    "function_graph": "function_graph",
+    "graph_thresh": "function_graph + tracing_thresh above every call",
+    "profiler": "function profiler (function_profile_enabled)",
+    "kprobe": "kprobe + kretprobe events",
+    "fprobe": "fprobe entry + %return events",
+    "fd_events": "function_duration, threshold 0, stats off (one event per call)",
+    "fd_hooks": "function_duration, no event, stats off (hooks only)",
+    "fd_stats": "function_duration, no event, stats on (stats only)",
+    "fd_all": "function_duration, threshold 0, stats on (the default)",
+}
+WORKLOADS = ["syscall", "nested", "system"]
+
+
+def parse(path):
+    per_call, mem, notes = {}, [], []
+    for line in open(path, errors="replace"):
+        f = line.split()
+        if len(f) >= 6 and f[0] == "bench":
+            per_call[(f[1], f[2])] = (float(f[3]), int(f[4]), int(f[5]))
+        elif f and f[0] == "mem":
+            mem.append(" ".join(f[1:]))
+        elif line.startswith("bench:"):
+            notes.append(line.strip())
+    return per_call, mem, notes
+
+
+def main():
+    icount, mem, notes = parse(sys.argv[1])
+    tcg, _, _ = parse(sys.argv[2]) if len(sys.argv) > 2 else ({}, [], [])
+    out = ["# make bench", ""]
+    out.append("Cost per traced call, in instructions (QEMU `-icount shift=0`: "
+               "one guest ns per instruction), median of 3 runs after a warm-up, "
+               "minus the untraced run (nop). Ratios are to function_graph and "
+               "to function_graph + tracing_thresh in the same run. The TCG "
+               "column is guest ns per call under plain TCG: wall-clock, for "
+               "reference only.")
+    out.append("")
+    for w in WORKLOADS:
+        rows = [m for m in MODES if (w, m) in icount]
+        if not rows:
+            continue
+        calls = icount[(w, "nop")][2]
+        out.append(f"## {w} ({calls} traced calls per run)")
+        out.append("")
+        out.append("| mode | instructions/call | × function_graph | × graph_thresh | TCG ns/call |")
+        out.append("|---|---:|---:|---:|---:|")
+        g = icount.get((w, "function_graph"), (0,))[0]
+        gt = icount.get((w, "graph_thresh"), (0,))[0]
+        for m in rows:
+            v = icount[(w, m)][0]
+            if m == "nop":
+                base = icount[(w, m)][1]
+                out.append(f"| {LABEL[m]} | 0 (run: {base} instructions) | | | |")
+                continue
+            r1 = f"{v / g:.2f}" if g > 0 else "-"
+            r2 = f"{v / gt:.2f}" if gt > 0 else "-"
+            t = tcg.get((w, m))
+            tv = f"{t[0]:.0f}" if t else "-"
+            out.append(f"| {LABEL[m]} | {v:.0f} | {r1} | {r2} | {tv} |")
+        out.append("")
+
+    out.append("## Targets (issue 5), per workload")
+    out.append("")
+    out.append("| workload | target | measured | met |")
+    out.append("|---|---|---:|---|")
+    for w in ("syscall", "nested"):
+        def v(m):
+            return icount.get((w, m), (None,))[0]
+        checks = [
+            ("fd_events ≤ 0.5 × function_graph", v("fd_events"), v("function_graph"), 0.5),
+            ("fd_hooks ≤ 0.8 × graph_thresh", v("fd_hooks"), v("graph_thresh"), 0.8),
+            ("fd_stats ≤ 1.0 × profiler", v("fd_stats"), v("profiler"), 1.0),
+        ]
+        for m in ("fd_events", "fd_hooks", "fd_stats"):
+            checks.append((f"{m} < kprobe", v(m), v("kprobe"), 1.0))
+        for name, a, b, k in checks:
+            if a is None or b is None or b <= 0:
+                out.append(f"| {w} | {name} | - | not measured |")
+                continue
+            ratio = a / b
+            out.append(f"| {w} | {name} | {ratio:.2f} (limit {k}) | "
+                       f"{'yes' if ratio <= k else 'NO'} |")
+    out.append("")
+    out.append("## Memory")
+    out.append("")
+    for m in mem:
+        out.append(f"- {m}")
+    out.append("")
+    for n in notes:
+        out.append(f"- {n}")
+    print("\n".join(out))
+
+
+if __name__ == "__main__":
+    main()

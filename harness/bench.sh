@@ -1,0 +1,44 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# `make bench`: the cost per traced call of function_duration against
+# every other way to time a kernel function, measured in one boot of the
+# production-like kernel under QEMU -icount shift=0,sleep=off, where a
+# guest nanosecond is one instruction and repeats exactly. A second boot
+# under plain TCG gives wall-clock figures, for reference only.
+#
+# Writes $OUT/bench/report.md and the raw lines to $OUT/bench/, and prints
+# the report. Workloads, modes and the guest side: harness/guest/bench.sh.
+. "$(dirname "$0")/common.sh"
+
+B=$OUT/bench
+"$TOP/harness/build.sh" prod || exit 1
+"$TOP/harness/initramfs.sh" prod || exit 1
+
+rm -rf "$B"
+mkdir -p "$B/mod"
+# The nested-calls workload: an out-of-tree module built against the
+# production-like kernel (a copy, so that no build output lands in the repo).
+cp "$TOP/harness/bench/fdur_bench.c" "$TOP/harness/bench/Kbuild" "$B/mod/"
+make -s -C "$OUT/obj-prod" M="$B/mod" modules > "$LOGS/build-bench-mod.log" 2>&1 ||
+	die "cannot build the benchmark module (see $LOGS/build-bench-mod.log)"
+gcc -O2 -static -o "$B/fdbench" "$TOP/harness/bench/fdbench.c" ||
+	die "cannot build fdbench"
+
+for kind in icount tcg; do
+	t0=$(now)
+	say "boot ($kind)"
+	if [ $kind = icount ]; then icount=1; else icount=""; fi
+	ICOUNT=$icount RUN=bench-$kind TIMEOUT=1500 "$TOP/harness/boot.sh" prod \
+		"$TOP/harness/guest/bench.sh" "$B/mod/fdur_bench.ko" "$B/fdbench" \
+		> "$B/$kind.out" 2>&1
+	rc=$?
+	grep -q '^HARNESS: END rc=0' "$B/$kind.out" && [ $rc -eq 0 ] ||
+		die "bench boot ($kind) failed (rc $rc): see $B/$kind.out and $LOGS/bench-$kind.console"
+	say "boot ($kind) took $(($(now) - t0))s"
+done
+
+python3 "$TOP/harness/bench-report.py" "$B/icount.out" "$B/tcg.out" > "$B/report.md" ||
+	die "cannot write the report"
+cat "$B/report.md"
+grep '^bench ' "$B/icount.out" | cut -d' ' -f1-4
+say "report: $B/report.md (raw: $B/icount.out, $B/tcg.out)"

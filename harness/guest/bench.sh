@@ -1,0 +1,198 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Guest script of `make bench`: every workload in every mode, in one boot.
+# Prints one line per figure:
+#   bench <workload> <mode> <ns per traced call> <ns per iteration> <traced calls per iteration>
+#   mem <what> <bytes>
+# Under -icount shift=0 a guest nanosecond is one instruction.
+T=/sys/kernel/tracing
+FD=$T/function_duration
+X=/extra
+RUN=/sys/kernel/debug/fdur_bench/run
+REPS=${REPS:-3}
+SYS_N=20000
+NEST_N=20000
+SYSTEM_LOOPS=2
+MAX_NS=18446744073709551615
+
+# The traceable functions that getppid(2) calls once each: which of the
+# system call's wrappers is traceable depends on the configuration.
+SYS_CANDIDATES="__x64_sys_getppid __do_sys_getppid __task_pid_nr_ns"
+NEST_FUNCS="fdb_outer fdb_mid_a fdb_mid_b fdb_leaf"
+
+insmod $X/fdur_bench.ko || { echo "bench: cannot load fdur_bench.ko"; exit 1; }
+cd $T || exit 1
+SYS_FUNCS=""
+for f in $SYS_CANDIDATES; do
+	grep -qx "$f" available_filter_functions && SYS_FUNCS="$SYS_FUNCS $f"
+done
+SYS_CALLS=$(echo $SYS_FUNCS | wc -w)
+echo "bench: syscall: getppid() traces$SYS_FUNCS ($SYS_CALLS calls per iteration)"
+echo 0 > tracing_on
+echo 1 > tracing_on
+
+# The whole-system workload: fork/exec and file I/O on tmpfs.
+cat > /tmp/system-workload.sh <<EOF
+i=0
+while [ \$i -lt $SYSTEM_LOOPS ]; do
+	/bin/true
+	dd if=/dev/zero of=/tmp/fdb-file bs=4k count=16 2>/dev/null
+	cat /tmp/fdb-file > /dev/null
+	ls /proc > /dev/null
+	rm /tmp/fdb-file
+	i=\$((i + 1))
+done
+EOF
+
+run_once() { # workload: the ns one run takes
+	case $1 in
+	syscall) $X/fdbench getppid $SYS_N;;
+	nested) echo $NEST_N > $RUN && cat $RUN;;
+	system) $X/fdbench exec /bin/sh /tmp/system-workload.sh;;
+	esac
+}
+
+measure() { # workload: the median of REPS runs, after one warm-up run
+	run_once $1 > /dev/null
+	i=0
+	while [ $i -lt $REPS ]; do
+		run_once $1
+		i=$((i + 1))
+	done | sort -n | sed -n "$(((REPS + 1) / 2))p"
+}
+
+set_filter() { # functions, or "" for all
+	if [ -n "$1" ]; then
+		echo "$1" > set_ftrace_filter
+	else
+		echo > set_ftrace_filter
+	fi
+}
+
+probe_events() { # file group functions: a probe at entry and return of each
+	n=0
+	for f in $3; do
+		if [ "$1" = kprobe_events ]; then
+			echo "p:$2/e$n $f" >> $1 && echo "r:$2/x$n $f" >> $1 || return 1
+		else
+			echo "f:$2/e$n $f" >> $1 && echo "f:$2/x$n $f%return" >> $1 || return 1
+		fi
+		n=$((n + 1))
+	done
+	echo 1 > events/$2/enable
+}
+
+setup() { # mode functions
+	case $1 in
+	nop) ;;
+	function|function_graph)
+		set_filter "$2" && echo $1 > current_tracer;;
+	graph_thresh)
+		set_filter "$2" && echo 1000000000 > tracing_thresh &&
+			echo function_graph > current_tracer;;
+	profiler)
+		set_filter "$2" && echo 1 > function_profile_enabled;;
+	kprobe)
+		[ -n "$2" ] && probe_events kprobe_events fdbk "$2";;
+	fprobe)
+		[ -n "$2" ] && probe_events dynamic_events fdbf "$2";;
+	fd_events|fd_hooks|fd_stats|fd_all)
+		case $1 in
+		fd_events) echo 0 > $FD/threshold_ns; echo 0 > $FD/stats_enable;;
+		fd_hooks) echo $MAX_NS > $FD/threshold_ns; echo 0 > $FD/stats_enable;;
+		fd_stats) echo $MAX_NS > $FD/threshold_ns; echo 1 > $FD/stats_enable;;
+		fd_all) echo 0 > $FD/threshold_ns; echo 1 > $FD/stats_enable;;
+		esac
+		set_filter "$2" && echo function_duration > current_tracer;;
+	esac
+}
+
+teardown() {
+	echo nop > current_tracer
+	echo 0 > function_profile_enabled
+	echo 0 > tracing_thresh
+	for g in fdbk fdbf; do
+		[ -d events/$g ] && echo 0 > events/$g/enable
+	done
+	echo > kprobe_events
+	echo > dynamic_events
+	echo > set_ftrace_filter
+	echo 0 > $FD/threshold_ns
+	echo 1 > $FD/stats_enable
+	echo > trace
+}
+
+MODES="nop function function_graph graph_thresh profiler kprobe fprobe fd_events fd_hooks fd_stats fd_all"
+
+bench_workload() { # workload functions calls-per-iteration iterations
+	w=$1 funcs=$2 per_iter=$3 iters=$4
+	base=""
+	for mode in $MODES; do
+		teardown
+		if ! setup $mode "$funcs" 2> /tmp/setup.err; then
+			echo "bench: $w $mode: setup failed: $(cat /tmp/setup.err)"
+			continue
+		fi
+		ns=$(measure $w)
+		if [ "$mode" = fd_stats ] && [ "$w" = system ]; then
+			# every traced call of one run (the last), for the per-call figures
+			per_iter=$(sed -n 's/^# functions: .*, calls: \([0-9]*\), .*/\1/p' $FD/stats)
+			per_iter=$((per_iter / (REPS + 1)))
+			echo "bench: system: $per_iter traced calls per run (function_duration stats)"
+			echo "$per_iter" > /tmp/system-calls
+		fi
+		teardown
+		[ "$mode" = nop ] && base=$ns
+		echo "raw $w $mode $ns"
+	done
+}
+
+echo "bench: cpus $(grep -c ^processor /proc/cpuinfo), $(uname -r)"
+bench_workload syscall "$SYS_FUNCS" $SYS_CALLS $SYS_N > /tmp/raw-syscall
+cat /tmp/raw-syscall
+bench_workload nested "$NEST_FUNCS" 6 $NEST_N > /tmp/raw-nested
+cat /tmp/raw-nested
+# Everything traced: no filter; probes cannot cover every function.
+MODES="nop function function_graph graph_thresh profiler fd_stats fd_events fd_hooks fd_all" \
+	bench_workload system "" 0 1 > /tmp/raw-system
+cat /tmp/raw-system
+
+per_call() { # raw-file calls-per-run
+	awk -v calls=$2 '$1 == "raw" && $3 == "nop" { base = $4 }
+		$1 == "raw" { d = $4 - base; printf "bench %s %s %.1f %d %d\n", $2, $3, calls ? d / calls : 0, $4, calls }' $1
+}
+per_call /tmp/raw-syscall $((SYS_N * SYS_CALLS))
+per_call /tmp/raw-nested $((NEST_N * 6))
+per_call /tmp/raw-system "$(cat /tmp/system-calls 2>/dev/null || echo 0)"
+
+# Memory
+ring_bytes() { # mode functions workload calls: ring-buffer bytes per call
+	teardown
+	echo 4096 > buffer_size_kb
+	setup $1 "$2"
+	run_once $3 > /dev/null
+	# Switching the tracer would reset the buffer: stop writing first.
+	echo 0 > tracing_on
+	b=$(awk '/^bytes:/ { s += $2 } END { print s + 0 }' per_cpu/cpu*/stats)
+	o=$(awk '/^overrun:/ { s += $2 } END { print s + 0 }' per_cpu/cpu*/stats)
+	echo "mem ring_bytes_per_call_$1 $((b / $4)) (overrun $o)"
+	teardown
+	echo 1 > tracing_on
+}
+SYS_N=2000
+for mode in fd_events function_graph function; do
+	ring_bytes $mode "$SYS_FUNCS" syscall $((SYS_N * SYS_CALLS))
+done
+
+teardown
+setup fd_stats "$SYS_FUNCS"
+echo "mem $(grep '^# memory:' $FD/stats | sed 's/^# memory: //')"
+teardown
+for n in 64 1024 8192; do
+	echo $n > $FD/stats_max_functions
+	setup fd_stats "$SYS_FUNCS"
+	echo "mem stats_bytes_$n $(sed -n 's/^# memory: \([0-9]*\) bytes.*/\1/p' $FD/stats)"
+	teardown
+done
+echo 1024 > $FD/stats_max_functions
+exit 0
