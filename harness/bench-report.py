@@ -100,7 +100,19 @@ def main():
     out.append("## Memory")
     out.append("")
     for m in mem:
-        out.append(f"- {m}")
+        f = m.split()
+        if f[0].startswith("ring_bytes_per_call_"):
+            out.append(f"- ring buffer, {f[0][len('ring_bytes_per_call_'):]}: "
+                       f"{f[1]} bytes per traced call {' '.join(f[2:])}")
+        elif f[0].startswith("stats_bytes_"):
+            out.append(f"- statistics of one instance, stats_max_functions "
+                       f"{f[0][len('stats_bytes_'):]}: {f[1]} bytes")
+        else:
+            out.append(f"- statistics footer: {m}")
+    out.append("- shadow stack: 16 bytes per call counted by the statistics "
+               "(fgraph_reserve_data() of 8 bytes: one data word and one "
+               "header word on 64-bit); nothing beyond the function graph "
+               "frame in events-only or hooks-only mode")
     out.append("")
     for n in notes:
         out.append(f"- {n}")
