@@ -27,7 +27,7 @@ grep . function_duration/stats > $STATS
 echo "the top 12 functions by total time:"
 sed -n 3p $STATS
 grep -v '^#' $STATS | head -12
-grep -E '^# (functions|dropped|window)' $STATS
+grep -E '^# (functions|memory|dropped|window)' $STATS
 echo
 echo "the top 12 functions by self time (time not spent in traced children):"
 sed -n 3p $STATS
