@@ -440,17 +440,33 @@ int func_duration_parse_ns(const char *buf, u64 *val)
 	return 0;
 }
 
+/**
+ * func_duration_read_number - read handler of a control file holding a number
+ * @ubuf: the user buffer
+ * @cnt: its size
+ * @ppos: the file position
+ * @val: the value, printed in decimal with a newline
+ *
+ * Return: the bytes read, or a negative errno.
+ */
+ssize_t func_duration_read_number(char __user *ubuf, size_t cnt, loff_t *ppos,
+				  u64 val)
+{
+	char buf[24];
+	int len;
+
+	len = scnprintf(buf, sizeof(buf), "%llu\n", val);
+
+	return simple_read_from_buffer(ubuf, cnt, ppos, buf, len);
+}
+
 static ssize_t threshold_read(struct file *filp, char __user *ubuf,
 			      size_t cnt, loff_t *ppos)
 {
 	struct trace_array *tr = filp->private_data;
-	char buf[32];
-	int len;
 
-	len = scnprintf(buf, sizeof(buf), "%llu\n",
-			READ_ONCE(tr->func_duration_threshold));
-
-	return simple_read_from_buffer(ubuf, cnt, ppos, buf, len);
+	return func_duration_read_number(ubuf, cnt, ppos,
+					 READ_ONCE(tr->func_duration_threshold));
 }
 
 static ssize_t threshold_write(struct file *filp, const char __user *ubuf,

@@ -25,7 +25,6 @@
 #include <linux/sort.h>
 #include <linux/timekeeping.h>
 #include <linux/tracefs.h>
-#include <linux/uaccess.h>
 #include <asm/local64.h>
 
 #include "trace.h"
@@ -185,6 +184,15 @@ u64 func_duration_percentile(const u64 *buckets, u64 min, u64 max,
 	return max;
 }
 
+/* How far the value of @bucket is from @mean */
+static u64 func_duration_bucket_dev(unsigned int bucket, u64 min, u64 max,
+				    u64 mean)
+{
+	u64 value = func_duration_clamped_value(bucket, min, max);
+
+	return value > mean ? value - mean : mean - value;
+}
+
 /*
  * The sum over the buckets of count * (value - mean)^2, divided by the
  * number of durations, when the sum does not fit in 64 bits: bucket by
@@ -199,8 +207,7 @@ static u64 func_duration_variance_wide(const u64 *buckets, u64 min, u64 max,
 	for (i = 0; i < FUNC_DURATION_NR_BUCKETS; i++) {
 		if (!buckets[i])
 			continue;
-		dev = func_duration_clamped_value(i, min, max);
-		dev = dev > mean ? dev - mean : mean - dev;
+		dev = func_duration_bucket_dev(i, min, max, mean);
 		/*
 		 * dev^2 / count must fit in 64 bits for mul_u64_u64_div_u64(),
 		 * which traps on x86 otherwise: (hi + 1)^2 <= count is enough.
@@ -245,8 +252,7 @@ u64 func_duration_stddev(const u64 *buckets, u64 min, u64 max, u64 mean)
 	for (i = 0; i < FUNC_DURATION_NR_BUCKETS; i++) {
 		if (!buckets[i])
 			continue;
-		dev = func_duration_clamped_value(i, min, max);
-		dev = dev > mean ? dev - mean : mean - dev;
+		dev = func_duration_bucket_dev(i, min, max, mean);
 		if (dev > U32_MAX ||
 		    check_mul_overflow(dev * dev, buckets[i], &term) ||
 		    check_add_overflow(sum, term, &sum))
@@ -939,13 +945,9 @@ static ssize_t stats_enable_read(struct file *filp, char __user *ubuf,
 				 size_t cnt, loff_t *ppos)
 {
 	struct trace_array *tr = filp->private_data;
-	char buf[4];
-	int len;
 
-	len = scnprintf(buf, sizeof(buf), "%d\n",
-			!READ_ONCE(tr->func_duration_stats_off));
-
-	return simple_read_from_buffer(ubuf, cnt, ppos, buf, len);
+	return func_duration_read_number(ubuf, cnt, ppos,
+					 !READ_ONCE(tr->func_duration_stats_off));
 }
 
 static ssize_t stats_enable_write(struct file *filp, const char __user *ubuf,
@@ -1006,12 +1008,9 @@ static ssize_t stats_max_read(struct file *filp, char __user *ubuf,
 			      size_t cnt, loff_t *ppos)
 {
 	struct trace_array *tr = filp->private_data;
-	char buf[16];
-	int len;
 
-	len = scnprintf(buf, sizeof(buf), "%u\n", func_duration_stats_max(tr));
-
-	return simple_read_from_buffer(ubuf, cnt, ppos, buf, len);
+	return func_duration_read_number(ubuf, cnt, ppos,
+					 func_duration_stats_max(tr));
 }
 
 static ssize_t stats_max_write(struct file *filp, const char __user *ubuf,
