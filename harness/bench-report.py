@@ -6,7 +6,10 @@
 
 Lines read: 'bench <workload> <mode> <ns per call> <ns per run> <calls>'
 and 'mem <what> <value...>'. Under icount a guest ns is one instruction.
+The users workload's lines are 'bench users<k> <mode> ...' (k concurrent
+function-graph users) and 'bench users nop ...' (its zero).
 """
+import re
 import sys
 
 MODES = ["nop", "function", "function_graph", "graph_thresh", "profiler",
@@ -38,6 +41,68 @@ def parse(path):
         elif line.startswith("bench:"):
             notes.append(line.strip())
     return per_call, mem, notes
+
+
+USERS_MODES = ["fd_hooks", "graph_thresh"]
+USERS_LIMIT, USERS_TARGET_K = 1.15, 15    # issue 6: k = 15 ≤ 1.15 × k = 1
+
+
+def users(out, icount):
+    """The users<k> section: k concurrent function-graph users."""
+    ks = sorted({int(m.group(1)) for (w, _) in icount
+                 for m in [re.fullmatch(r"users(\d+)", w)] if m})
+    if not ks:
+        return
+    calls = icount.get(("users", "nop"), (0, 0, 0))[2]
+    out.append(f"## users: k concurrent function-graph users ({calls} traced calls per run)")
+    out.append("")
+    out.append("The syscall workload with k tracing instances, each one "
+               "function-graph user: the first traces the getppid path, "
+               "the other k − 1 functions the loop never calls; top-level "
+               "nop. fd_hooks: function_duration with no event and stats "
+               "off in each instance; graph_thresh: function_graph in each "
+               "instance under a tracing_thresh above every call. "
+               "Instructions per traced call (the median of USERS_REPS runs, "
+               "see the notes below), and the ratio to k = 1 of the same "
+               "mode; icount boot only.")
+    out.append("")
+    out.append("| instances (k) | " + " | ".join(
+        f"{m} | {m} × k=1" for m in USERS_MODES) + " |")
+    out.append("|---:|" + "---:|---:|" * len(USERS_MODES))
+    for k in ks:
+        cells = []
+        for m in USERS_MODES:
+            v = icount.get((f"users{k}", m))
+            one = icount.get(("users1", m))
+            if v is None:
+                cells += ["-", "-"]
+                continue
+            cells.append(f"{v[0]:.0f}")
+            cells.append(f"{v[0] / one[0]:.2f}" if one and one[0] > 0 else "-")
+        out.append(f"| {k} | " + " | ".join(cells) + " |")
+    out.append("")
+    kmax = USERS_TARGET_K
+    out.append(f"Target (issue 6): k = {kmax} ≤ {USERS_LIMIT} × k = 1.")
+    out.append("")
+    out.append("| mode | measured | met |")
+    out.append("|---|---:|---|")
+    for m in USERS_MODES:
+        v, one = icount.get((f"users{kmax}", m)), icount.get(("users1", m))
+        if v is None or one is None or one[0] <= 0:
+            out.append(f"| {m} | - | not measured |")
+            continue
+        r = v[0] / one[0]
+        out.append(f"| {m} | {r:.2f} (limit {USERS_LIMIT}) | "
+                   f"{'yes' if r <= USERS_LIMIT else 'NO'} |")
+    out.append("")
+    out.append("```")
+    for k in ks:
+        for m in USERS_MODES:
+            v = icount.get((f"users{k}", m))
+            if v is not None:
+                out.append(f"bench users{k} {m} {v[0]:.1f}")
+    out.append("```")
+    out.append("")
 
 
 def main():
@@ -97,6 +162,7 @@ def main():
             out.append(f"| {w} | {name} | {ratio:.2f} (limit {k}) | "
                        f"{'yes' if ratio <= k else 'NO'} |")
     out.append("")
+    users(out, icount)
     out.append("## Memory")
     out.append("")
     for m in mem:

@@ -8,6 +8,11 @@
 #
 # Writes $OUT/bench/report.md and the raw lines to $OUT/bench/, and prints
 # the report. Workloads, modes and the guest side: harness/guest/bench.sh.
+#
+# Environment, passed to the guest in bench.conf: BENCH_ONLY (the parts to
+# run, default "syscall nested system users memory"), REPS, USERS_REPS,
+# USERS_K. The users workload (k concurrent function-graph users) runs
+# only in the icount boot: its figures are ratios of exact counts.
 . "$(dirname "$0")/common.sh"
 
 B=$OUT/bench
@@ -24,13 +29,25 @@ make -s -C "$OUT/obj-prod" M="$B/mod" modules > "$LOGS/build-bench-mod.log" 2>&1
 gcc -O2 -static -o "$B/fdbench" "$TOP/harness/bench/fdbench.c" ||
 	die "cannot build fdbench"
 
+bench_conf() { # kind: the guest's knobs
+	only=${BENCH_ONLY:-syscall nested system users memory}
+	[ $1 = tcg ] && only=$(echo " $only " | sed 's/ users / /')
+	echo "BENCH_ONLY=\"$only\""
+	for v in REPS USERS_REPS USERS_K; do
+		eval "x=\${$v:-}"
+		if [ -n "$x" ]; then echo "$v=\"$x\""; fi
+	done
+}
+
 for kind in icount tcg; do
 	t0=$(now)
 	say "boot ($kind)"
 	if [ $kind = icount ]; then icount=1; else icount=""; fi
+	mkdir -p "$B/conf-$kind"
+	bench_conf $kind > "$B/conf-$kind/bench.conf"
 	ICOUNT=$icount RUN=bench-$kind TIMEOUT=1500 "$TOP/harness/boot.sh" prod \
 		"$TOP/harness/guest/bench.sh" "$B/mod/fdur_bench.ko" "$B/fdbench" \
-		> "$B/$kind.out" 2>&1
+		"$B/conf-$kind/bench.conf" > "$B/$kind.out" 2>&1
 	rc=$?
 	grep -q '^HARNESS: END rc=0' "$B/$kind.out" && [ $rc -eq 0 ] ||
 		die "bench boot ($kind) failed (rc $rc): see $B/$kind.out and $LOGS/bench-$kind.console"
