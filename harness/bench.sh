@@ -11,7 +11,8 @@
 #
 # Environment, passed to the guest in bench.conf: BENCH_ONLY (the parts to
 # run, default "syscall nested system users memory"), REPS, USERS_REPS,
-# USERS_K. The users workload (k concurrent function-graph users) runs
+# USERS_K. BENCH_UPDATES=1 adds a boot that times filter updates with 16
+# users (harness/guest/bench-updates.sh). The users workload (k concurrent function-graph users) runs
 # only in the icount boot: its figures are ratios of exact counts.
 . "$(dirname "$0")/common.sh"
 
@@ -54,8 +55,18 @@ for kind in icount tcg; do
 	say "boot ($kind) took $(($(now) - t0))s"
 done
 
+# Optional (BENCH_UPDATES=1, about 2 more minutes): what one filter update
+# costs with 16 function-graph users, in instructions.
+if [ -n "$BENCH_UPDATES" ]; then
+	say "boot (icount, filter updates)"
+	ICOUNT=1 RUN=bench-updates TIMEOUT=1500 "$TOP/harness/boot.sh" prod \
+		"$TOP/harness/guest/bench-updates.sh" "$B/fdbench" > "$B/updates.out" 2>&1 ||
+		die "bench boot (updates) failed: see $B/updates.out"
+fi
+
 python3 "$TOP/harness/bench-report.py" "$B/icount.out" "$B/tcg.out" > "$B/report.md" ||
 	die "cannot write the report"
 cat "$B/report.md"
 grep '^bench ' "$B/icount.out" | cut -d' ' -f1-4
+[ -f "$B/updates.out" ] && grep '^update \|^mem functions' "$B/updates.out"
 say "report: $B/report.md (raw: $B/icount.out, $B/tcg.out)"
