@@ -76,6 +76,10 @@ void func_duration_log_input_err(struct trace_array *tr, const char *file,
  * @buf: where to copy it, NUL-terminated
  * @size: the size of @buf
  *
+ * A NUL byte in the write is not the end of the input: it becomes a DEL
+ * character, which no parser accepts, so that "1\0junk" is rejected
+ * with the file's own error instead of read as "1".
+ *
  * Return: 0, -EINVAL if the input does not fit (logged to error_log), or
  * -EFAULT.
  */
@@ -83,12 +87,18 @@ int func_duration_get_input(struct trace_array *tr, const char *file,
 			    const char __user *ubuf, size_t cnt,
 			    char *buf, size_t size)
 {
+	size_t i;
+
 	if (cnt >= size) {
 		func_duration_log_err(tr, file, "", FUNC_DURATION_ERR_TOO_LONG);
 		return -EINVAL;
 	}
 	if (copy_from_user(buf, ubuf, cnt))
 		return -EFAULT;
+	for (i = 0; i < cnt; i++) {
+		if (!buf[i])
+			buf[i] = '\x7f';
+	}
 	buf[cnt] = '\0';
 
 	return 0;

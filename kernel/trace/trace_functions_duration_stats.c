@@ -19,6 +19,7 @@
 #include <linux/log2.h>
 #include <linux/math64.h>
 #include <linux/mm.h>
+#include <linux/module.h>
 #include <linux/percpu.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
@@ -53,6 +54,7 @@ struct func_duration_stats {
 	unsigned int			hash_mask;
 	atomic_t			nr_funcs;	/* rows claimed */
 	unsigned long			*funcs;		/* row -> function */
+	char				**names;	/* row -> name, once unloaded */
 	atomic_t			*slots;		/* hash -> row + 1 */
 	struct func_duration_counts	**rows;		/* per CPU: [max] */
 	struct func_duration_drops __percpu *drops;
@@ -385,6 +387,25 @@ static unsigned int func_duration_stats_max(struct trace_array *tr)
 	return tr->func_duration_stats_max ?: FUNC_DURATION_STATS_DEFAULT_MAX;
 }
 
+/*
+ * A row whose function was in a module that is gone: it keeps its counts
+ * and the name the function had, and matches no address any more, so
+ * that code loaded later at the same address gets rows of its own.
+ */
+#define FUNC_DURATION_UNLOADED	1UL
+
+static void func_duration_stats_forget_names(struct func_duration_stats *stats)
+{
+	unsigned int i;
+
+	if (!stats->names)
+		return;
+	for (i = 0; i < stats->max; i++) {
+		kfree(stats->names[i]);
+		stats->names[i] = NULL;
+	}
+}
+
 static void func_duration_stats_destroy(struct func_duration_stats *stats)
 {
 	int cpu;
@@ -399,6 +420,8 @@ static void func_duration_stats_destroy(struct func_duration_stats *stats)
 	free_percpu(stats->drops);
 	kvfree(stats->slots);
 	kvfree(stats->funcs);
+	func_duration_stats_forget_names(stats);
+	kvfree(stats->names);
 	kfree(stats);
 }
 
@@ -453,6 +476,7 @@ static void func_duration_stats_clear(struct func_duration_stats *stats,
 		memset(per_cpu_ptr(stats->drops, cpu), 0, sizeof(*stats->drops));
 	}
 	if (forget_functions) {
+		func_duration_stats_forget_names(stats);
 		memset(stats->funcs, 0, stats->max * sizeof(*stats->funcs));
 		memset(stats->slots, 0,
 		       (stats->hash_mask + 1) * sizeof(*stats->slots));
@@ -543,6 +567,7 @@ void func_duration_free_stats(struct trace_array *tr)
 
 struct func_duration_row {
 	unsigned long	func;
+	char		*name;		/* of an unloaded function, or NULL */
 	u64		calls;
 	u64		total;
 	u64		self;
@@ -638,6 +663,8 @@ static int func_duration_snapshot_take(struct func_duration_snapshot *snap)
 		if (!row->calls)
 			continue;
 		row->func = func;
+		if (func == FUNC_DURATION_UNLOADED)
+			row->name = kstrdup(stats->names[i], GFP_KERNEL);
 		row->min = ~min_inv;
 		/* A reset racing with a call can leave min above max. */
 		row->min = min(row->min, row->max);
@@ -690,6 +717,15 @@ static void func_duration_seq_stop(struct seq_file *m, void *v)
 {
 }
 
+static void func_duration_print_func(struct seq_file *m,
+				     struct func_duration_row *row)
+{
+	if (row->func == FUNC_DURATION_UNLOADED)
+		seq_puts(m, row->name ?: "[unloaded]");
+	else
+		seq_printf(m, "%ps", (void *)row->func);
+}
+
 static int func_duration_stats_show(struct seq_file *m, void *v)
 {
 	struct func_duration_snapshot *snap = m->private;
@@ -710,15 +746,16 @@ static int func_duration_stats_show(struct seq_file *m, void *v)
 	}
 
 	row = &snap->rows[pos - 1];
-	seq_printf(m, "  %10llu %15llu %15llu %12llu %12llu %12llu %12llu %12llu %12llu %12llu  %ps\n",
+	seq_printf(m, "  %10llu %15llu %15llu %12llu %12llu %12llu %12llu %12llu %12llu %12llu  ",
 		   row->calls, row->total, row->self,
 		   div64_u64(row->total, row->calls), row->min, row->max,
 		   func_duration_stddev(row->buckets, row->min, row->max,
 					div64_u64(row->total, row->calls)),
 		   func_duration_percentile(row->buckets, row->min, row->max, 50),
 		   func_duration_percentile(row->buckets, row->min, row->max, 90),
-		   func_duration_percentile(row->buckets, row->min, row->max, 99),
-		   (void *)row->func);
+		   func_duration_percentile(row->buckets, row->min, row->max, 99));
+	func_duration_print_func(m, row);
+	seq_putc(m, '\n');
 	return 0;
 }
 
@@ -748,8 +785,9 @@ static void func_duration_print_hist(struct seq_file *m,
 		top = max(top, log2[n]);
 	}
 
-	seq_printf(m, "\nfunction: %ps  calls: %llu\n", (void *)row->func,
-		   row->calls);
+	seq_puts(m, "\nfunction: ");
+	func_duration_print_func(m, row);
+	seq_printf(m, "  calls: %llu\n", row->calls);
 	seq_printf(m, "%24s : %-10s %s\n", "ns", "count", "distribution");
 	for (n = first; n <= last; n++) {
 		len = top ? div64_u64(log2[n] * FUNC_DURATION_BAR_WIDTH + top - 1, top) : 0;
@@ -850,9 +888,12 @@ static int func_duration_seq_release(struct inode *inode, struct file *filp)
 	struct seq_file *m = filp->private_data;
 	struct func_duration_snapshot *snap = m->private;
 	struct trace_array *tr = snap->tr;
+	unsigned int i;
 
 	if (snap->reset_on_release)
 		func_duration_reset(tr);
+	for (i = 0; i < snap->nr_rows; i++)
+		kfree(snap->rows[i].name);
 	kvfree(snap->rows);
 	seq_release_private(inode, filp);
 	trace_array_put(tr);
@@ -1064,6 +1105,58 @@ void func_duration_stats_init_tracefs(struct trace_array *tr,
 			  &stats_max_fops);
 }
 
+/* Give the rows of @mod's functions their names, and retire them. */
+static void func_duration_stats_unload(struct func_duration_stats *stats,
+				       struct module *mod)
+{
+	unsigned int nr = min_t(unsigned int, atomic_read(&stats->nr_funcs),
+				stats->max);
+	unsigned long func;
+	unsigned int i;
+
+	for (i = 0; i < nr; i++) {
+		func = READ_ONCE(stats->funcs[i]);
+		if (!within_module(func, mod))
+			continue;
+		if (!stats->names) {
+			stats->names = kvcalloc(stats->max, sizeof(*stats->names),
+						GFP_KERNEL);
+			if (!stats->names)
+				return;	/* the rows keep their addresses */
+		}
+		stats->names[i] = kasprintf(GFP_KERNEL, "%ps", (void *)func);
+		WRITE_ONCE(stats->funcs[i], FUNC_DURATION_UNLOADED);
+	}
+}
+
+/*
+ * The rows of a module's functions outlive the module: name them while
+ * its symbols are still there.
+ */
+static int func_duration_module_notify(struct notifier_block *nb,
+				       unsigned long state, void *data)
+{
+	struct trace_array *tr;
+
+	if (state != MODULE_STATE_GOING)
+		return NOTIFY_DONE;
+
+	mutex_lock(&trace_types_lock);
+	mutex_lock(&func_duration_stats_mutex);
+	list_for_each_entry(tr, &ftrace_trace_arrays, list) {
+		if (tr->func_duration_stats)
+			func_duration_stats_unload(tr->func_duration_stats, data);
+	}
+	mutex_unlock(&func_duration_stats_mutex);
+	mutex_unlock(&trace_types_lock);
+
+	return NOTIFY_OK;
+}
+
+static struct notifier_block func_duration_module_nb = {
+	.notifier_call = func_duration_module_notify,
+};
+
 static int __init set_func_duration_stats_max(char *str)
 {
 	if (func_duration_parse_max(str, &func_duration_boot_stats_max))
@@ -1076,7 +1169,7 @@ __setup("function_duration_stats_max=", set_func_duration_stats_max);
 static __init int init_func_duration_stats(void)
 {
 	top_trace_array()->func_duration_stats_max = func_duration_boot_stats_max;
-	return 0;
+	return register_module_notifier(&func_duration_module_nb);
 }
 
 /* Before the tracer registers, which starts it for ftrace=function_duration */
