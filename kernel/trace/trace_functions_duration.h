@@ -62,6 +62,23 @@ u64 func_duration_percentile(const u64 *buckets, u64 min, u64 max,
 			     unsigned int pct);
 u64 func_duration_stddev(const u64 *buckets, u64 min, u64 max, u64 mean);
 
+/* The counts of one function, summed over the CPUs */
+struct func_duration_row {
+	unsigned long	func;
+	char		*name;		/* of an unloaded function, or NULL */
+	u64		calls;
+	u64		total;
+	u64		self;
+	u64		min;
+	u64		max;
+	u64		buckets[FUNC_DURATION_NR_BUCKETS];
+};
+
+struct func_duration_stats *func_duration_stats_create(unsigned int max);
+void func_duration_stats_destroy(struct func_duration_stats *stats);
+unsigned int func_duration_stats_sum(struct func_duration_stats *stats,
+				     unsigned long func,
+				     struct func_duration_row *row);
 int func_duration_stats_start(struct trace_array *tr);
 void func_duration_stats_stop(struct trace_array *tr);
 void func_duration_stats_add(struct func_duration_stats *stats,

@@ -1,12 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * KUnit tests for the function_duration tracer: the parsing of what is
- * written to its control files, and the statistics math (histogram
- * buckets, percentiles and standard deviation).
+ * written to its control files, the statistics math (histogram buckets,
+ * percentiles and standard deviation), and the lock-free counting under
+ * concurrent callers.
  */
 #include <kunit/test.h>
 #include <linux/bits.h>
+#include <linux/completion.h>
+#include <linux/cpumask.h>
 #include <linux/ctype.h>
+#include <linux/delay.h>
+#include <linux/kthread.h>
 #include <linux/limits.h>
 #include <linux/string.h>
 
@@ -611,6 +616,136 @@ static void func_duration_stddev_wide_test(struct kunit *test)
 	KUNIT_EXPECT_GE(test, sd, (u64)U32_MAX);
 }
 
+/*
+ * Several threads on every CPU count calls of the same two functions at
+ * once, as the return callback does, while the test reads them: no call
+ * may be lost, each function must have a single row however many threads
+ * claim it first, and min <= p50 <= max must hold at every read.
+ */
+#define CONC_CALLS	20000
+#define CONC_FUNC_A	0x1000UL
+#define CONC_FUNC_B	0x2000UL
+
+struct conc_thread {
+	struct func_duration_stats	*stats;
+	struct completion		*go;
+	unsigned int			seed;
+	u64				total;
+	u64				min;
+	u64				max;
+	struct completion		done;
+};
+
+/* 1..4096 ns, spread over the thread's calls */
+static u64 conc_duration(unsigned int seed, unsigned int i)
+{
+	return ((seed + i) * 2654435761U) % 4096 + 1;
+}
+
+static int conc_counter(void *data)
+{
+	struct conc_thread *t = data;
+	unsigned int i;
+	u64 d;
+
+	wait_for_completion(t->go);
+	for (i = 0; i < CONC_CALLS; i++) {
+		d = conc_duration(t->seed, i);
+		preempt_disable();
+		func_duration_stats_add(t->stats, i & 1 ? CONC_FUNC_B : CONC_FUNC_A,
+					d, d);
+		preempt_enable();
+		if (!(i & 1)) {
+			t->total += d;
+			t->min = min(t->min, d);
+			t->max = max(t->max, d);
+		}
+		if (!(i % 1024))
+			cond_resched();
+	}
+	complete(&t->done);
+	return 0;
+}
+
+static void func_duration_concurrent_test(struct kunit *test)
+{
+	unsigned int cpus = num_online_cpus(), nr = 2 * cpus, started, i;
+	u64 total = 0, min = U64_MAX, max = 0, last = 0, p50, buckets;
+	struct func_duration_stats *stats;
+	struct func_duration_row *row;
+	struct task_struct *task;
+	struct completion *go;
+	struct conc_thread *t;
+	unsigned int reads = 0;
+	bool running = true;
+
+	row = kunit_kzalloc(test, sizeof(*row), GFP_KERNEL);
+	t = kunit_kcalloc(test, nr, sizeof(*t), GFP_KERNEL);
+	go = kunit_kzalloc(test, sizeof(*go), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, row);
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	KUNIT_ASSERT_NOT_NULL(test, go);
+	stats = func_duration_stats_create(16);
+	KUNIT_ASSERT_NOT_NULL(test, stats);
+	init_completion(go);
+
+	for (started = 0; started < nr; started++) {
+		t[started].stats = stats;
+		t[started].go = go;
+		t[started].seed = started * 7919;
+		t[started].min = U64_MAX;
+		init_completion(&t[started].done);
+		task = kthread_create_on_cpu(conc_counter, &t[started],
+					     cpumask_nth(started % cpus,
+							 cpu_online_mask),
+					     "fdur_conc/%u");
+		if (IS_ERR(task))
+			break;
+		wake_up_process(task);
+	}
+	complete_all(go);
+	KUNIT_EXPECT_EQ(test, started, nr);
+
+	while (running) {
+		running = false;
+		for (i = 0; i < started; i++)
+			running |= !completion_done(&t[i].done);
+		if (!func_duration_stats_sum(stats, CONC_FUNC_A, row))
+			continue;
+		reads++;
+		KUNIT_EXPECT_GE(test, row->calls, last);
+		last = row->calls;
+		p50 = func_duration_percentile(row->buckets, row->min,
+					       row->max, 50);
+		KUNIT_EXPECT_LE(test, row->min, p50);
+		KUNIT_EXPECT_LE(test, p50, row->max);
+		usleep_range(100, 200);
+	}
+
+	for (i = 0; i < started; i++) {
+		wait_for_completion(&t[i].done);
+		total += t[i].total;
+		min = min(min, t[i].min);
+		max = max(max, t[i].max);
+	}
+
+	KUNIT_EXPECT_EQ(test, func_duration_stats_sum(stats, CONC_FUNC_B, row), 1U);
+	KUNIT_EXPECT_EQ(test, row->calls, (u64)started * CONC_CALLS / 2);
+	KUNIT_EXPECT_EQ(test, func_duration_stats_sum(stats, CONC_FUNC_A, row), 1U);
+	KUNIT_EXPECT_EQ(test, row->calls, (u64)started * CONC_CALLS / 2);
+	KUNIT_EXPECT_EQ(test, row->total, total);
+	KUNIT_EXPECT_EQ(test, row->self, total);
+	KUNIT_EXPECT_EQ(test, row->min, min);
+	KUNIT_EXPECT_EQ(test, row->max, max);
+	for (i = 0, buckets = 0; i < FUNC_DURATION_NR_BUCKETS; i++)
+		buckets += row->buckets[i];
+	KUNIT_EXPECT_EQ(test, buckets, row->calls);
+	kunit_info(test, "%u threads on %u CPUs, %llu calls, %u reads while counting\n",
+		   started, cpus, (u64)started * CONC_CALLS, reads);
+
+	func_duration_stats_destroy(stats);
+}
+
 static struct kunit_case func_duration_test_cases[] = {
 	KUNIT_CASE_PARAM(func_duration_parse_test, parse_gen_params),
 	KUNIT_CASE_PARAM(func_duration_parse_bool_test, bool_gen_params),
@@ -626,6 +761,7 @@ static struct kunit_case func_duration_test_cases[] = {
 	KUNIT_CASE_PARAM(func_duration_stddev_test, stddev_gen_params),
 	KUNIT_CASE(func_duration_stddev_saturate_test),
 	KUNIT_CASE(func_duration_stddev_wide_test),
+	KUNIT_CASE(func_duration_concurrent_test),
 	{}
 };
 

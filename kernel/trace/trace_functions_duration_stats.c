@@ -406,7 +406,11 @@ static void func_duration_stats_forget_names(struct func_duration_stats *stats)
 	}
 }
 
-static void func_duration_stats_destroy(struct func_duration_stats *stats)
+/**
+ * func_duration_stats_destroy - free statistics
+ * @stats: what func_duration_stats_create() returned, or NULL
+ */
+void func_duration_stats_destroy(struct func_duration_stats *stats)
 {
 	int cpu;
 
@@ -425,7 +429,13 @@ static void func_duration_stats_destroy(struct func_duration_stats *stats)
 	kfree(stats);
 }
 
-static struct func_duration_stats *func_duration_stats_create(unsigned int max)
+/**
+ * func_duration_stats_create - allocate empty statistics
+ * @max: the most functions they count
+ *
+ * Return: the statistics, or NULL without memory.
+ */
+struct func_duration_stats *func_duration_stats_create(unsigned int max)
 {
 	struct func_duration_stats *stats;
 	int cpu;
@@ -565,17 +575,6 @@ void func_duration_free_stats(struct trace_array *tr)
  * Reading: a snapshot summed over the CPUs, taken when the file is opened
  */
 
-struct func_duration_row {
-	unsigned long	func;
-	char		*name;		/* of an unloaded function, or NULL */
-	u64		calls;
-	u64		total;
-	u64		self;
-	u64		min;
-	u64		max;
-	u64		buckets[FUNC_DURATION_NR_BUCKETS];
-};
-
 struct func_duration_snapshot {
 	struct trace_array	*tr;
 	bool			have_stats;
@@ -595,6 +594,61 @@ struct func_duration_snapshot {
 	struct func_duration_row *rows;
 };
 
+/* Sum row @i of @stats over the CPUs into @row, all but its function */
+static void func_duration_row_sum(struct func_duration_stats *stats,
+				  unsigned int i, struct func_duration_row *row)
+{
+	u64 min_inv = 0;
+	unsigned int b;
+	int cpu;
+
+	memset(row, 0, sizeof(*row));
+	for_each_possible_cpu(cpu) {
+		struct func_duration_counts *c = &stats->rows[cpu][i];
+
+		row->calls += local64_read(&c->calls);
+		row->total += local64_read(&c->total);
+		row->self += local64_read(&c->self);
+		min_inv = max_t(u64, min_inv, local64_read(&c->min_inv));
+		row->max = max_t(u64, row->max, local64_read(&c->max));
+		for (b = 0; b < FUNC_DURATION_NR_BUCKETS; b++)
+			row->buckets[b] += local_read(&c->buckets[b]);
+	}
+	row->min = ~min_inv;
+	/* A reset racing with a call can leave min above max. */
+	row->min = min(row->min, row->max);
+}
+
+/**
+ * func_duration_stats_sum - the counts of one function, summed over the CPUs
+ * @stats: the statistics
+ * @func: the function
+ * @row: where the counts of its first row go
+ *
+ * Lockless, like the counting: a call counted meanwhile may be partly in
+ * @row. For the KUnit test.
+ *
+ * Return: how many rows @func has: 1, or 0 if it was never counted.
+ */
+unsigned int func_duration_stats_sum(struct func_duration_stats *stats,
+				     unsigned long func,
+				     struct func_duration_row *row)
+{
+	unsigned int nr = min_t(unsigned int, atomic_read(&stats->nr_funcs),
+				stats->max);
+	unsigned int i, found = 0;
+
+	for (i = 0; i < nr; i++) {
+		if (READ_ONCE(stats->funcs[i]) != func)
+			continue;
+		if (!found++) {
+			func_duration_row_sum(stats, i, row);
+			row->func = func;
+		}
+	}
+	return found;
+}
+
 static int func_duration_row_cmp(const void *a, const void *b)
 {
 	const struct func_duration_row *ra = a, *rb = b;
@@ -608,7 +662,7 @@ static int func_duration_snapshot_take(struct func_duration_snapshot *snap)
 {
 	struct func_duration_stats *stats;
 	struct func_duration_row *row;
-	unsigned int nr, i, b;
+	unsigned int nr, i;
 	int cpu;
 
 	mutex_lock(&func_duration_stats_mutex);
@@ -642,32 +696,17 @@ static int func_duration_snapshot_take(struct func_duration_snapshot *snap)
 
 	for (i = 0; i < nr; i++) {
 		unsigned long func = READ_ONCE(stats->funcs[i]);
-		u64 min_inv = 0;
 
 		if (!func)
 			continue;
 		snap->nr_funcs++;
 		row = &snap->rows[snap->nr_rows];
-		memset(row, 0, sizeof(*row));
-		for_each_possible_cpu(cpu) {
-			struct func_duration_counts *c = &stats->rows[cpu][i];
-
-			row->calls += local64_read(&c->calls);
-			row->total += local64_read(&c->total);
-			row->self += local64_read(&c->self);
-			min_inv = max_t(u64, min_inv, local64_read(&c->min_inv));
-			row->max = max_t(u64, row->max, local64_read(&c->max));
-			for (b = 0; b < FUNC_DURATION_NR_BUCKETS; b++)
-				row->buckets[b] += local_read(&c->buckets[b]);
-		}
+		func_duration_row_sum(stats, i, row);
 		if (!row->calls)
 			continue;
 		row->func = func;
 		if (func == FUNC_DURATION_UNLOADED)
 			row->name = kstrdup(stats->names[i], GFP_KERNEL);
-		row->min = ~min_inv;
-		/* A reset racing with a call can leave min above max. */
-		row->min = min(row->min, row->max);
 		snap->calls += row->calls;
 		snap->total += row->total;
 		snap->nr_rows++;
