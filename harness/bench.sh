@@ -11,9 +11,10 @@
 #
 # Environment, passed to the guest in bench.conf: BENCH_ONLY (the parts to
 # run, default "syscall nested system users memory"), REPS, USERS_REPS,
-# USERS_K. BENCH_UPDATES=1 adds a boot that times filter updates with 16
-# users (harness/guest/bench-updates.sh). The users workload (k concurrent function-graph users) runs
+# USERS_K. The users workload (k concurrent function-graph users) runs
 # only in the icount boot: its figures are ratios of exact counts.
+# BENCH_UPDATES=1 adds a boot that times filter updates with 16 users
+# (harness/guest/bench-updates.sh).
 . "$(dirname "$0")/common.sh"
 
 B=$OUT/bench
