@@ -594,6 +594,12 @@ struct func_duration_snapshot {
 	struct func_duration_row *rows;
 };
 
+/* The rows claimed so far: the rows a reader may look at */
+static unsigned int func_duration_stats_nr_rows(struct func_duration_stats *stats)
+{
+	return min_t(unsigned int, atomic_read(&stats->nr_funcs), stats->max);
+}
+
 /* Sum row @i of @stats over the CPUs into @row, all but its function */
 static void func_duration_row_sum(struct func_duration_stats *stats,
 				  unsigned int i, struct func_duration_row *row)
@@ -634,8 +640,7 @@ unsigned int func_duration_stats_sum(struct func_duration_stats *stats,
 				     unsigned long func,
 				     struct func_duration_row *row)
 {
-	unsigned int nr = min_t(unsigned int, atomic_read(&stats->nr_funcs),
-				stats->max);
+	unsigned int nr = func_duration_stats_nr_rows(stats);
 	unsigned int i, found = 0;
 
 	for (i = 0; i < nr; i++) {
@@ -674,7 +679,7 @@ static int func_duration_snapshot_take(struct func_duration_snapshot *snap)
 	snap->running = stats->running;
 	snap->max = stats->max;
 	snap->bytes = stats->bytes;
-	nr = min_t(unsigned int, atomic_read(&stats->nr_funcs), stats->max);
+	nr = func_duration_stats_nr_rows(stats);
 	snap->nr_funcs = 0;
 	snap->window_ns = (stats->running ? ktime_get_mono_fast_ns() :
 			   stats->stop_ns) - stats->start_ns;
@@ -1148,8 +1153,7 @@ void func_duration_stats_init_tracefs(struct trace_array *tr,
 static void func_duration_stats_unload(struct func_duration_stats *stats,
 				       struct module *mod)
 {
-	unsigned int nr = min_t(unsigned int, atomic_read(&stats->nr_funcs),
-				stats->max);
+	unsigned int nr = func_duration_stats_nr_rows(stats);
 	unsigned long func;
 	unsigned int i;
 
