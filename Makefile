@@ -5,13 +5,14 @@
 
 H := harness
 
-.PHONY: all run check bench shell series deps vanilla-baseline harness-selftest clean help
+.PHONY: all run check torture bench shell series deps vanilla-baseline harness-selftest clean help
 
 all: help
 
 help:
 	@echo "make run      build the production-like kernel, boot it, demo the tracer"
 	@echo "make check    build the check kernel and run every test (TESTS=... for some)"
+	@echo "make torture  only the torture phase of make check (ITERS=n iterations)"
 	@echo "make bench    per-call cost of function_duration and the other tracers (QEMU icount)"
 	@echo "make shell    boot the production-like kernel with a shell, tracefs mounted"
 	@echo "make series   export the series with git format-patch, git am it, checkpatch"
@@ -25,7 +26,13 @@ run: deps
 	@$(H)/run.sh
 
 check: deps
-	@TESTS="$(TESTS)" $(H)/check.sh
+	@TESTS="$(TESTS)" TORTURE_ITERS="$(ITERS)" $(H)/check.sh
+
+# The torture phase alone (KASAN kernel, faults, torture loop, kmemleak);
+# ITERS=n for a longer run than make check's.
+torture: deps
+	@TESTS=torture TORTURE_ITERS="$(ITERS)" TORTURE_TIMEOUT=$(or $(TIMEOUT),1800) \
+		$(H)/check.sh
 
 shell: deps
 	@$(H)/build.sh prod && $(H)/initramfs.sh prod && \

@@ -11,6 +11,8 @@
 #   GUESTFILES=dir   files copied into the guest's /harness
 #   ICOUNT=1         -icount shift=0,sleep=off (1 ns of guest time per
 #                    instruction; single-threaded TCG)
+#   NMI_INTERVAL=s   inject an NMI into every guest CPU each s seconds
+#                    (QEMU monitor 'nmi'); the count goes to $LOGS/<name>.nmi
 # The guest script's output (second serial port) goes to stdout and to
 # $LOGS/<name>.out; kernel messages go to $LOGS/<name>.console. Exits with
 # the guest script's status, or 124 on timeout, or 125 if the guest never
@@ -57,8 +59,20 @@ if [ -n "$INTERACTIVE" ]; then
 		-append "$cmdline" -serial mon:stdio
 fi
 
+# NMIs from outside: under TCG there is no PMU, so no perf or watchdog
+# NMIs; the monitor's 'nmi' command is the one NMI source. The guest
+# takes them as unknown NMIs (one 'Uhhuh' line each) and goes on.
+monitor="-monitor none"
+if [ -n "$NMI_INTERVAL" ]; then
+	sock=$OUT/monitor-$RUN.sock
+	rm -f "$sock"
+	monitor="-monitor unix:$sock,server=on,wait=off"
+	python3 "$TOP/harness/nmi-injector.py" "$sock" "$NMI_INTERVAL" \
+		"$LOGS/$RUN.nmi" &
+fi
+
 timeout -k 10 "$TIMEOUT" qemu-system-x86_64 $accel -smp 2 -m 2G \
-	-nodefaults -no-reboot -display none -monitor none \
+	-nodefaults -no-reboot -display none $monitor \
 	-kernel "$KERNEL" -initrd "$INITRD" -append "$cmdline" \
 	-serial file:"$CONSOLE" -serial stdio </dev/null | tee "$OUTLOG"
 rc=$(sed -n 's/^HARNESS: END rc=\([0-9]*\).*/\1/p' "$OUTLOG" | tail -1)

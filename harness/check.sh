@@ -81,10 +81,34 @@ boot_tracing_phase() {
 		phase boot boot_phase boot "$TOP/harness/guest/boot-state.sh"
 }
 
+# The torture phase: fault injection, the torture loop and a kmemleak
+# scan on the check kernel, with NMIs injected from the host. Its size is
+# TORTURE_ITERS iterations of torture.sh (its default when empty).
+torture_phase() {
+	mkdir -p "$OUT/guest-bin" "$OUT/guestfiles-torture"
+	gcc -O2 -static -Wall -o "$OUT/guest-bin/failnth" \
+		"$TOP/harness/guest/failnth.c" &&
+	gcc -O2 -static -Wall -o "$OUT/guest-bin/fdbench" \
+		"$TOP/harness/bench/fdbench.c" ||
+		{ fail_phase torture "cannot build the guest helpers"; return 1; }
+	rm -f "$OUT/guestfiles-torture/torture-iters"
+	[ -n "$TORTURE_ITERS" ] &&
+		echo "$TORTURE_ITERS" > "$OUT/guestfiles-torture/torture-iters"
+	GUESTFILES=$OUT/guestfiles-torture TIMEOUT=${TORTURE_TIMEOUT:-1800} \
+		NMI_INTERVAL=2 phase torture boot_phase torture \
+		"$TOP/harness/guest/robustness.sh" \
+		"$OUT/guest-bin/failnth" "$OUT/guest-bin/fdbench"
+	grep -h '^\(TORTURE\|FAULTS\|KMEMLEAK\|HARNESS: TIME\)' \
+		"$LOGS/check-torture.out"
+	echo "NMIs injected: $(cat "$LOGS/check-torture.nmi" 2>/dev/null || echo 0)"
+}
+
 if [ -n "$TESTS" ]; then
 	others=""
 	: > "$OUT/guestfiles/boot-tests"
+	torture=""
 	for t in $TESTS; do
+		[ "$t" = torture ] && { torture=1; continue; }
 		[ -e "$t" ] || { fail_phase selected "no such test: $t"; summary; }
 		case $t in
 		*/func-duration-boot*.tc)
@@ -98,6 +122,7 @@ if [ -n "$TESTS" ]; then
 			"$TOP/harness/guest/ftracetest.sh" $others
 	fi
 	[ -s "$OUT/guestfiles/boot-tests" ] && boot_tracing_phase
+	[ -n "$torture" ] && torture_phase
 	summary
 fi
 
@@ -132,6 +157,7 @@ GUESTFILES=$OUT/guestfiles TIMEOUT=2400 phase ftracetest \
 	boot_phase ftracetest "$TOP/harness/guest/ftracetest.sh"
 # A boot with boot-time tracing on the command line and in bootconfig.
 [ -s "$OUT/guestfiles/boot-tests" ] && boot_tracing_phase
+torture_phase
 
 say "=== waiting for the upstream suite (log: $LOGS/check-upstream.out)"
 wait $upstream_pid

@@ -78,7 +78,9 @@ def main():
         if not m:
             continue
         name, res = m.group(2).strip(), m.group(3)
-        label = 'ftracetest/%s: %s' % (suite, name)
+        # Guest scripts other than ftracetest print results in its format
+        # without a suite line.
+        label = name if suite is None else 'ftracetest/%s: %s' % (suite, name)
         if suite == 'upstream':
             base = expected.get(name, 'PASS')
             if res == 'TIMEOUT':
