@@ -1,9 +1,11 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# Build a kernel: harness/build.sh check|prod [vanilla]
+# Build a kernel: harness/build.sh check|prod|debug [vanilla]
 #
 # check:   base.config + check.config (lock/context debugging, selftests)
 # prod:    base.config + prod.config (production-like: run, shell, bench)
+# debug:   base.config + check.config + debug.config (KASAN, KFENCE,
+#          kmemleak, fault injection: the torture phase)
 # vanilla: build the unpatched base with the same config, for comparing
 #          the upstream selftest results.
 # Output: $OUT/obj-<name>/arch/x86/boot/bzImage and modules in
@@ -11,7 +13,12 @@
 . "$(dirname "$0")/common.sh"
 
 variant=${1:-check}
-case $variant in check|prod) ;; *) die "unknown kernel variant '$variant'";; esac
+case $variant in
+check|prod) frags="$TOP/harness/config/base.config $TOP/harness/config/$variant.config";;
+debug)	frags="$TOP/harness/config/base.config $TOP/harness/config/check.config"
+	frags="$frags $TOP/harness/config/debug.config";;
+*)	die "unknown kernel variant '$variant'";;
+esac
 
 "$TOP/harness/base.sh" || exit 1
 name=$variant
@@ -24,7 +31,6 @@ else
 fi
 OBJ=$OUT/obj-$name
 mkdir -p "$OBJ"
-frags="$TOP/harness/config/base.config $TOP/harness/config/$variant.config"
 
 # Regenerate .config only when a fragment or a Kconfig file changed.
 stamp=$OBJ/.config-stamp
@@ -36,10 +42,12 @@ if [ ! -f "$OBJ/.config" ] || [ "$(cat "$stamp" 2>/dev/null)" != "$sum" ] || [ -
 	(cd "$OBJ" && "$srctree/scripts/kconfig/merge_config.sh" -m -O "$OBJ" \
 		"$OBJ/.config" $frags >/dev/null) || exit 1
 	make -s -C "$srctree" O="$OBJ" olddefconfig >/dev/null || exit 1
-	# Every symbol asked for must have the value asked for.
+	# Every symbol asked for must have the value asked for (by the
+	# last fragment that sets it, as in merge_config.sh).
 	for f in $frags; do
 		sed -n 's/^\(CONFIG_[A-Z0-9_]*\)=\(.*\)/\1 \2/p' "$f"
-	done | sort -u -k1,1 | while read -r sym val; do
+	done | awk '{ val[$1] = $2 } END { for (s in val) print s, val[s] }' |
+	while read -r sym val; do
 		got=$(sed -n "s/^$sym=//p" "$OBJ/.config")
 		[ -z "$got" ] && got=n
 		[ "$val" = "$got" ] && continue

@@ -62,7 +62,47 @@ summary() {
 	exit $?
 }
 
+# The debug kernel (KASAN, KFENCE, kmemleak, fault injection) and the
+# guest helpers of the torture phase.
+build_debug() {
+	phase build-debug "$TOP/harness/build.sh" debug ||
+		{ fail_phase build-debug "kernel build failed"; return 1; }
+	phase initramfs-debug "$TOP/harness/initramfs.sh" debug ||
+		{ fail_phase initramfs-debug "failed"; return 1; }
+	mkdir -p "$OUT/guest-bin"
+	gcc -O2 -static -Wall -o "$OUT/guest-bin/failnth" \
+		"$TOP/harness/guest/failnth.c" &&
+	gcc -O2 -static -Wall -o "$OUT/guest-bin/fdbench" \
+		"$TOP/harness/bench/fdbench.c" ||
+		{ fail_phase build-debug "cannot build the guest helpers"; return 1; }
+}
+
+# The torture phase: fault injection, the torture loop and a kmemleak
+# scan on the debug kernel, with NMIs injected from the host. Its size
+# is TORTURE_ITERS iterations of torture.sh (its default when empty).
+torture_phase() {
+	mkdir -p "$OUT/guestfiles-torture"
+	rm -f "$OUT/guestfiles-torture/torture-iters"
+	[ -n "$TORTURE_ITERS" ] &&
+		echo "$TORTURE_ITERS" > "$OUT/guestfiles-torture/torture-iters"
+	GUESTFILES=$OUT/guestfiles-torture TIMEOUT=${TORTURE_TIMEOUT:-1800} \
+		NMI_INTERVAL=2 RUN=check-torture phase torture \
+		"$TOP/harness/boot.sh" debug "$TOP/harness/guest/robustness.sh" \
+		"$OUT/guest-bin/failnth" "$OUT/guest-bin/fdbench"
+	rc=$?
+	[ $rc -ne 0 ] && fail_phase torture "guest exited with status $rc"
+	report_phase torture
+	grep -h '^\(TORTURE\|FAULTS\|KMEMLEAK\|HARNESS: TIME\)' \
+		"$LOGS/check-torture.out"
+	echo "NMIs injected: $(cat "$LOGS/check-torture.nmi" 2>/dev/null || echo 0)"
+}
+
 phase deps "$TOP/harness/deps.sh" || { fail_phase deps "apt-get failed"; summary; }
+# `make torture` (TESTS=torture) needs only the debug kernel.
+if [ "$(echo $TESTS)" = torture ]; then
+	build_debug && torture_phase
+	summary
+fi
 phase build "$TOP/harness/build.sh" check || { fail_phase build "kernel build failed"; summary; }
 phase initramfs "$TOP/harness/initramfs.sh" check || { fail_phase initramfs "failed"; summary; }
 
@@ -79,28 +119,6 @@ boot_tracing_phase() {
 		APPEND="$(cat "$TOP/harness/boot-tracing.cmdline")" \
 		BOOTCONFIG=$TOP/harness/boot-tracing.bconf \
 		phase boot boot_phase boot "$TOP/harness/guest/boot-state.sh"
-}
-
-# The torture phase: fault injection, the torture loop and a kmemleak
-# scan on the check kernel, with NMIs injected from the host. Its size is
-# TORTURE_ITERS iterations of torture.sh (its default when empty).
-torture_phase() {
-	mkdir -p "$OUT/guest-bin" "$OUT/guestfiles-torture"
-	gcc -O2 -static -Wall -o "$OUT/guest-bin/failnth" \
-		"$TOP/harness/guest/failnth.c" &&
-	gcc -O2 -static -Wall -o "$OUT/guest-bin/fdbench" \
-		"$TOP/harness/bench/fdbench.c" ||
-		{ fail_phase torture "cannot build the guest helpers"; return 1; }
-	rm -f "$OUT/guestfiles-torture/torture-iters"
-	[ -n "$TORTURE_ITERS" ] &&
-		echo "$TORTURE_ITERS" > "$OUT/guestfiles-torture/torture-iters"
-	GUESTFILES=$OUT/guestfiles-torture TIMEOUT=${TORTURE_TIMEOUT:-1800} \
-		NMI_INTERVAL=2 phase torture boot_phase torture \
-		"$TOP/harness/guest/robustness.sh" \
-		"$OUT/guest-bin/failnth" "$OUT/guest-bin/fdbench"
-	grep -h '^\(TORTURE\|FAULTS\|KMEMLEAK\|HARNESS: TIME\)' \
-		"$LOGS/check-torture.out"
-	echo "NMIs injected: $(cat "$LOGS/check-torture.nmi" 2>/dev/null || echo 0)"
 }
 
 if [ -n "$TESTS" ]; then
@@ -122,7 +140,7 @@ if [ -n "$TESTS" ]; then
 			"$TOP/harness/guest/ftracetest.sh" $others
 	fi
 	[ -s "$OUT/guestfiles/boot-tests" ] && boot_tracing_phase
-	[ -n "$torture" ] && torture_phase
+	[ -n "$torture" ] && build_debug && torture_phase
 	summary
 fi
 
@@ -136,6 +154,9 @@ grep -v '/func-duration-boot[^/]*\.tc$' "$OUT/series-tests" > "$OUT/guestfiles/s
 # take hours), in a guest of its own, in parallel with the check boots.
 phase build-prod "$TOP/harness/build.sh" prod || { fail_phase build-prod "kernel build failed"; summary; }
 phase initramfs-prod "$TOP/harness/initramfs.sh" prod || { fail_phase initramfs-prod "failed"; summary; }
+# Built before the upstream suite starts: a build beside it would slow
+# its time-bounded tests.
+build_debug || summary
 mkdir -p "$OUT/guestfiles-upstream"
 cp "$OUT/guestfiles/series-tests" "$OUT/guestfiles-upstream/"
 cp "$TOP/harness/upstream-skip.txt" "$OUT/guestfiles-upstream/upstream-skip"
