@@ -504,7 +504,7 @@ static void func_duration_stats_clear(struct func_duration_stats *stats,
  * the previous run are dropped; the memory is kept when its size has not
  * changed.
  *
- * Return: 0, or -ENOMEM.
+ * Return: 0, -ENOMEM, or -EBUSY if they are still running (a bug).
  */
 int func_duration_stats_start(struct trace_array *tr)
 {
@@ -512,6 +512,11 @@ int func_duration_stats_start(struct trace_array *tr)
 	unsigned int max = func_duration_stats_max(tr);
 
 	mutex_lock(&func_duration_stats_mutex);
+	/* The tracer stops before it starts again: a reset was missed. */
+	if (WARN_ON_ONCE(stats && stats->running)) {
+		mutex_unlock(&func_duration_stats_mutex);
+		return -EBUSY;
+	}
 	if (stats && stats->max != max) {
 		WRITE_ONCE(tr->func_duration_stats, NULL);
 		/* Callbacks of the previous run may still be returning. */
@@ -563,6 +568,9 @@ void func_duration_free_stats(struct trace_array *tr)
 
 	if (!stats)
 		return;
+	/* Callbacks still registered would count into freed memory. */
+	if (WARN_ON_ONCE(stats->running))
+		return;
 	mutex_lock(&func_duration_stats_mutex);
 	WRITE_ONCE(tr->func_duration_stats, NULL);
 	mutex_unlock(&func_duration_stats_mutex);
@@ -597,7 +605,11 @@ struct func_duration_snapshot {
 /* The rows claimed so far: the rows a reader may look at */
 static unsigned int func_duration_stats_nr_rows(struct func_duration_stats *stats)
 {
-	return min_t(unsigned int, atomic_read(&stats->nr_funcs), stats->max);
+	unsigned int nr = atomic_read(&stats->nr_funcs);
+
+	/* func_duration_row() claims a row only below the limit. */
+	WARN_ON_ONCE(nr > stats->max);
+	return min(nr, stats->max);
 }
 
 /* Sum row @i of @stats over the CPUs into @row, all but its function */
