@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * KUnit tests for the function_duration tracer: the parsing of what is
- * written to its control files, the statistics math (histogram buckets,
- * percentiles and standard deviation), and the lock-free counting under
- * concurrent callers.
+ * written to its control files (chosen cases and random inputs), the
+ * statistics math (histogram buckets, percentiles and standard
+ * deviation), and the lock-free counting under concurrent callers.
  */
 #include <kunit/test.h>
 #include <linux/bits.h>
@@ -13,6 +13,7 @@
 #include <linux/delay.h>
 #include <linux/kthread.h>
 #include <linux/limits.h>
+#include <linux/prandom.h>
 #include <linux/string.h>
 
 #include "trace.h"
@@ -171,6 +172,125 @@ static void func_duration_parse_max_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ret, c->ret);
 	/* A rejected input leaves the old value in place. */
 	KUNIT_EXPECT_EQ(test, val, c->ret ? 77 : c->val);
+}
+
+/* ---------------------------------------------------------------------
+ * Random inputs to the three parsers (which also parse the boot
+ * parameters), against a model written here from their documentation:
+ * decimal digits, one optional trailing newline, nothing else.
+ */
+
+#define FUZZ_INPUTS	100000
+#define FUZZ_SEED	0xfd2026
+
+/* The model: true, and the value, if @s is digits[\n] up to U64_MAX */
+static bool model_number(const char *s, u64 *val)
+{
+	u64 v = 0;
+	size_t i;
+
+	for (i = 0; isdigit(s[i]); i++) {
+		if (v > (U64_MAX - (s[i] - '0')) / 10)
+			return false;
+		v = v * 10 + (s[i] - '0');
+	}
+	if (!i || (s[i] == '\n' && s[i + 1]) || (s[i] && s[i] != '\n'))
+		return false;
+	*val = v;
+	return true;
+}
+
+/* A random input: bytes biased to digits and the other bytes that matter */
+static void fuzz_input(struct rnd_state *rnd, char *buf, size_t size)
+{
+	static const char interesting[] = "0123456789\n \t+-xX.eE";
+	unsigned int len, i, kind = prandom_u32_state(rnd) % 4;
+
+	if (kind == 0) {
+		/* A number near a limit, maybe with a suffix */
+		static const u64 edges[] = { 0, 1, 65535, 65536, 65537,
+					     U32_MAX, U64_MAX / 10, U64_MAX };
+		u64 v = edges[prandom_u32_state(rnd) % ARRAY_SIZE(edges)];
+
+		v += (s64)(prandom_u32_state(rnd) % 21) - 10;
+		len = scnprintf(buf, size, "%llu", v);
+		if (prandom_u32_state(rnd) & 1)
+			len += scnprintf(buf + len, size - len, "%c",
+					 interesting[prandom_u32_state(rnd) %
+						     (sizeof(interesting) - 1)]);
+		return;
+	}
+
+	len = prandom_u32_state(rnd) % (size - 1);
+	for (i = 0; i < len; i++) {
+		if (kind == 1)	/* any byte but NUL, which ends the input */
+			buf[i] = 1 + prandom_u32_state(rnd) % 255;
+		else if (kind == 2)
+			buf[i] = interesting[prandom_u32_state(rnd) %
+					     (sizeof(interesting) - 1)];
+		else		/* digits, and one other byte somewhere */
+			buf[i] = '0' + prandom_u32_state(rnd) % 10;
+	}
+	if (kind == 3 && len)
+		buf[prandom_u32_state(rnd) % len] =
+			interesting[prandom_u32_state(rnd) % (sizeof(interesting) - 1)];
+	buf[len] = '\0';
+}
+
+/* A parser disagreed with the model: say on which input */
+static void fuzz_fail(struct kunit *test, const char *parser, const char *input,
+		      int ret, u64 val)
+{
+	char desc[KUNIT_PARAM_DESC_SIZE];
+
+	input_desc(input, desc);
+	KUNIT_FAIL(test, "%s('%s') returned %d, value %llu, against the model",
+		   parser, desc, ret, val);
+}
+
+static void func_duration_parse_random_test(struct kunit *test)
+{
+	unsigned int n, accepted = 0, max_val;
+	struct rnd_state rnd;
+	bool ok, bool_val;
+	char buf[32];
+	u64 val, want;
+	int ret;
+
+	prandom_seed_state(&rnd, FUZZ_SEED);
+	for (n = 0; n < FUZZ_INPUTS; n++) {
+		fuzz_input(&rnd, buf, sizeof(buf));
+
+		/* A rejected input leaves the old value in place. */
+		ok = model_number(buf, &want);
+		val = 42;
+		ret = func_duration_parse_ns(buf, &val);
+		if (ret != (ok ? 0 : -EINVAL) || val != (ok ? want : 42)) {
+			fuzz_fail(test, "parse_ns", buf, ret, val);
+			return;
+		}
+		accepted += ok;
+
+		ok = ok && want >= 1 && want <= FUNC_DURATION_STATS_LIMIT;
+		max_val = 77;
+		ret = func_duration_parse_max(buf, &max_val);
+		if (ret != (ok ? 0 : -EINVAL) || max_val != (ok ? want : 77)) {
+			fuzz_fail(test, "parse_max", buf, ret, max_val);
+			return;
+		}
+
+		ok = !strcmp(buf, "0") || !strcmp(buf, "0\n") ||
+		     !strcmp(buf, "1") || !strcmp(buf, "1\n");
+		bool_val = buf[0] != '1';
+		ret = func_duration_parse_bool(buf, &bool_val);
+		if (ret != (ok ? 0 : -EINVAL) ||
+		    bool_val != (ok ? buf[0] == '1' : buf[0] != '1')) {
+			fuzz_fail(test, "parse_bool", buf, ret, bool_val);
+			return;
+		}
+	}
+	kunit_info(test, "%u random inputs (seed %#x), %u numbers accepted\n",
+		   FUZZ_INPUTS, FUZZ_SEED, accepted);
 }
 
 /* ---------------------------------------------------------------------
@@ -750,6 +870,7 @@ static struct kunit_case func_duration_test_cases[] = {
 	KUNIT_CASE_PARAM(func_duration_parse_test, parse_gen_params),
 	KUNIT_CASE_PARAM(func_duration_parse_bool_test, bool_gen_params),
 	KUNIT_CASE_PARAM(func_duration_parse_max_test, max_gen_params),
+	KUNIT_CASE(func_duration_parse_random_test),
 	KUNIT_CASE(func_duration_bucket_edges_test),
 	KUNIT_CASE(func_duration_bucket_error_test),
 	KUNIT_CASE(func_duration_percentile_single_test),
