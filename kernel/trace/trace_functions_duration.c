@@ -315,12 +315,36 @@ static enum print_line_t func_duration_print_line(struct trace_iterator *iter)
 	return trace_handle_return(s);
 }
 
+/*
+ * A full buffer loses events: the oldest (overwrite mode) or the newest
+ * (producer-consumer mode). Say how many, so that a trace cut short
+ * never looks complete.
+ */
+static void func_duration_print_lost(struct seq_file *m,
+				     struct trace_iterator *iter)
+{
+	struct trace_buffer *buffer = iter->array_buffer->buffer;
+	unsigned long entries = 0, overrun = 0, dropped = 0;
+	int cpu;
+
+	for_each_tracing_cpu(cpu) {
+		entries += ring_buffer_entries_cpu(buffer, cpu);
+		overrun += ring_buffer_overrun_cpu(buffer, cpu);
+		dropped += ring_buffer_dropped_events_cpu(buffer, cpu);
+	}
+	seq_printf(m, "# entries-in-buffer/entries-written: %lu/%lu   #P:%d\n",
+		   entries, entries + overrun, num_online_cpus());
+	seq_printf(m, "# lost events: %lu overwritten, %lu dropped with the buffer full\n",
+		   overrun, dropped);
+}
+
 static void func_duration_print_header(struct seq_file *m)
 {
 	struct trace_iterator *iter = m->private;
 
 	seq_printf(m, "# threshold: %llu ns\n",
 		   READ_ONCE(iter->tr->func_duration_threshold));
+	func_duration_print_lost(m, iter);
 	seq_puts(m, "#\n");
 	seq_puts(m, "#           TASK-PID     CPU#   CALLTIME     DURATION            FUNCTION <- CALLER\n");
 	seq_puts(m, "#              | |         |       |            |                   |         |\n");
