@@ -437,26 +437,27 @@ void func_duration_stats_destroy(struct func_duration_stats *stats)
  */
 struct func_duration_stats *func_duration_stats_create(unsigned int max)
 {
+	/* A failure is the user's error (error_log), not a kernel warning. */
+	const gfp_t gfp = GFP_KERNEL | __GFP_NOWARN;
 	struct func_duration_stats *stats;
 	int cpu;
 
-	stats = kzalloc(sizeof(*stats), GFP_KERNEL);
+	stats = kzalloc(sizeof(*stats), gfp);
 	if (!stats)
 		return NULL;
 
 	stats->max = max;
 	stats->hash_mask = roundup_pow_of_two(max * 2) - 1;
-	stats->funcs = kvcalloc(max, sizeof(*stats->funcs), GFP_KERNEL);
-	stats->slots = kvcalloc(stats->hash_mask + 1, sizeof(*stats->slots),
-				GFP_KERNEL);
-	stats->rows = kcalloc(nr_cpu_ids, sizeof(*stats->rows), GFP_KERNEL);
-	stats->drops = alloc_percpu(struct func_duration_drops);
+	stats->funcs = kvcalloc(max, sizeof(*stats->funcs), gfp);
+	stats->slots = kvcalloc(stats->hash_mask + 1, sizeof(*stats->slots), gfp);
+	stats->rows = kcalloc(nr_cpu_ids, sizeof(*stats->rows), gfp);
+	stats->drops = alloc_percpu_gfp(struct func_duration_drops, gfp);
 	if (!stats->funcs || !stats->slots || !stats->rows || !stats->drops)
 		goto fail;
 
 	for_each_possible_cpu(cpu) {
 		stats->rows[cpu] = kvcalloc_node(max, sizeof(**stats->rows),
-						 GFP_KERNEL, cpu_to_node(cpu));
+						 gfp, cpu_to_node(cpu));
 		if (!stats->rows[cpu])
 			goto fail;
 	}
