@@ -30,8 +30,11 @@ check: deps
 
 # The torture phase alone (KASAN kernel, faults, torture loop, kmemleak);
 # ITERS=n for a longer run than make check's.
+# FAULTS_DENSE=100000 scans every fault injection point (hours).
 torture: deps
-	@TESTS=torture TORTURE_ITERS="$(ITERS)" TORTURE_TIMEOUT=$(or $(TIMEOUT),1800) \
+	@TESTS=torture TORTURE_ITERS="$(ITERS)" TORTURE_SEED="$(SEED)" \
+		FAULTS_DENSE="$(FAULTS_DENSE)" FAULTS_SAMPLES="$(FAULTS_SAMPLES)" \
+		FAULTS_TAIL="$(FAULTS_TAIL)" TORTURE_TIMEOUT=$(or $(TIMEOUT),1800) \
 		$(H)/check.sh
 
 shell: deps

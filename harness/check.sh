@@ -78,13 +78,15 @@ build_debug() {
 }
 
 # The torture phase: fault injection, the torture loop and a kmemleak
-# scan on the debug kernel, with NMIs injected from the host. Its size
-# is TORTURE_ITERS iterations of torture.sh (its default when empty).
+# scan on the debug kernel, with NMIs injected from the host. Its size:
+# the guest scripts' defaults, or TORTURE_ITERS, TORTURE_SEED and
+# FAULTS_DENSE/SAMPLES/TAIL from the environment (make torture).
 torture_phase() {
 	mkdir -p "$OUT/guestfiles-torture"
-	rm -f "$OUT/guestfiles-torture/torture-iters"
-	[ -n "$TORTURE_ITERS" ] &&
-		echo "$TORTURE_ITERS" > "$OUT/guestfiles-torture/torture-iters"
+	for v in TORTURE_ITERS TORTURE_SEED FAULTS_DENSE FAULTS_SAMPLES FAULTS_TAIL; do
+		eval "val=\$$v"
+		[ -n "$val" ] && echo "$v=$val"
+	done > "$OUT/guestfiles-torture/torture.env"
 	GUESTFILES=$OUT/guestfiles-torture TIMEOUT=${TORTURE_TIMEOUT:-1800} \
 		NMI_INTERVAL=2 RUN=check-torture phase torture \
 		"$TOP/harness/boot.sh" debug "$TOP/harness/guest/robustness.sh" \

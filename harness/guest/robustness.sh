@@ -8,6 +8,14 @@
 # injects NMIs all along and fails the run on any kernel report.
 KMEMLEAK=/sys/kernel/debug/kmemleak
 
+# The size of the run: the scripts' defaults (make check), or what
+# make torture was given (ITERS, FAULTS_DENSE, ...), in torture.env.
+if [ -f /harness/torture.env ]; then
+	set -a
+	. /harness/torture.env
+	set +a
+fi
+
 # Only what is allocated from here on may be reported.
 echo clear > $KMEMLEAK || echo "[0] kmemleak: cleared before the tests [FAIL]"
 
