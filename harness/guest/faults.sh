@@ -156,9 +156,12 @@ scan() {
 		pre_op
 		before=$(state "$dir")
 		do_op $n
+		verdicts=$((clean + anyway + bad))
 		check_op
 		console_check
 		[ "$inj_now" = 1 ] || break
+		# Every injected run must be judged one way or the other.
+		[ $((clean + anyway + bad)) = "$verdicts" ] && err "no verdict"
 		inj=$((inj + 1))
 		[ "$bad" -ge 5 ] && break
 		[ $((iter % 50)) = 0 ] && echo "FAULTS-PROGRESS: $op N=$n of $points, $(($(date +%s) - start))s"
@@ -208,6 +211,20 @@ judge_fail() {
 
 # Count an outcome for an injected N: $inj_now says it was injected.
 succeeded() { [ "$inj_now" = 1 ] && anyway=$((anyway + 1)); }
+
+# A tracer start in $dir: $1 the tracer, $2 a function of its filter.
+check_start() {
+	if [ "$ret" = 0 ]; then
+		succeeded
+		[ "$(cat "$dir/current_tracer")" = "$1" ] || err "write succeeded, tracer is $(cat "$dir/current_tracer")"
+		grep -q "^$2 " $T/enabled_functions || err "write succeeded, $2 not enabled"
+		echo nop > "$dir/current_tracer" || err "stop failed"
+		[ "$(state "$dir")" = "$before" ] || err "state differs after start+stop"
+	else
+		judge_fail
+		[ "$(cat "$dir/current_tracer")" = nop ] || err "tracer not nop after failure"
+	fi
+}
 
 # ---------------------------------------------------------------------
 # The order: the starts of the first fgraph user (2 and 4) come last.
@@ -364,18 +381,6 @@ echo 1 > "$dir/function_duration/stats_enable"
 echo 1000 > "$dir/function_duration/threshold_ns"
 do_op() { run_fn "$1" write "$dir/current_tracer" function_duration; }
 pre_op() { stats_realloc; }
-check_start() {	# $1: the tracer started
-	if [ "$ret" = 0 ]; then
-		succeeded
-		[ "$(cat "$dir/current_tracer")" = "$1" ] || err "write succeeded, tracer is $(cat "$dir/current_tracer")"
-		grep -q "^$2 " $T/enabled_functions || err "write succeeded, $2 not enabled"
-		echo nop > "$dir/current_tracer" || err "stop failed"
-		[ "$(state "$dir")" = "$before" ] || err "state differs after start+stop"
-	else
-		judge_fail
-		[ "$(cat "$dir/current_tracer")" = nop ] || err "tracer not nop after failure"
-	fi
-}
 check_op() { check_start function_duration $FILT; }
 usable_op() {
 	echo 0 > "$dir/function_duration/threshold_ns"
