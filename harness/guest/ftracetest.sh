@@ -26,12 +26,10 @@ done)
 # RCU-tasks grace periods that take tens of seconds under TCG. A test cut
 # off is reported as TIMEOUT, with the time every test took.
 limit=$(cat /harness/test-timeout 2>/dev/null || echo 150)
-echo "HARNESS: SUITE upstream"
-for t in $upstream; do
-	if grep -q "^$t " /harness/upstream-skip 2>/dev/null; then
-		echo "[0] $(sed -n 's/^# description: *//p' "$t")	[UNTESTED]"
-		continue
-	fi
+
+# One bounded ftracetest run of test $t: its output in /tmp/ft.out, its
+# time in $took.
+run_one() {
 	start=$(date +%s)
 	setsid ./ftracetest -l /tmp/ftlog-upstream "$t" > /tmp/ft.out 2>&1 &
 	pid=$!
@@ -41,6 +39,25 @@ for t in $upstream; do
 	kill $dog 2>/dev/null
 	wait $dog 2>/dev/null
 	took=$(($(date +%s) - start))
+}
+
+echo "HARNESS: SUITE upstream"
+for t in $upstream; do
+	if grep -q "^$t " /harness/upstream-skip 2>/dev/null; then
+		echo "[0] $(sed -n 's/^# description: *//p' "$t")	[UNTESTED]"
+		continue
+	fi
+	run_one
+	# A few upstream tests measure time (the latency tracers expect a
+	# 500 ms section to show as 500-599 ms), which a loaded host can
+	# stretch under TCG: a failed test runs once more. The first
+	# result stays in the log, and report.py never counts a test that
+	# passed only the second time as a pass.
+	if grep -q '\[FAIL\]' /tmp/ft.out && [ "$took" -lt "$limit" ]; then
+		grep -E '^\[[0-9]+\]' /tmp/ft.out | sed 's/^/HARNESS: FIRST RUN: /'
+		echo "HARNESS: RETRY $t"
+		run_one
+	fi
 	grep -E '^\[[0-9]+\]' /tmp/ft.out
 	if [ "$took" -ge "$limit" ]; then
 		desc=$(sed -n 's/^# description: *//p' "$t")
