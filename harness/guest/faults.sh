@@ -192,6 +192,15 @@ run_fn() {
 	ret=$1 errname=$2 inj_now=$3 used=$4
 }
 
+# Stop the tracers of instances and remove them.
+remove_instances() {	# dir...
+	local d
+	for d; do
+		echo nop > "$d/current_tracer"
+	done
+	rmdir "$@" || err "rmdir failed"
+}
+
 # Common judgement: a success ($1 = state expected after it, checked by
 # the caller) or a clean failure (state as before).
 judge_fail() {
@@ -279,9 +288,7 @@ check_op() {
 }
 usable_op() {
 	records "$dir" $FILT2 || err "no event for $FILT2"
-	echo nop > "$dir/current_tracer"
-	echo nop > "$g/current_tracer"
-	rmdir "$dir" "$g" || err "rmdir failed"
+	remove_instances "$dir" "$g"
 }
 scan
 
@@ -303,9 +310,7 @@ check_op() {
 }
 usable_op() {
 	records "$f5" $FILT || err "no event for $FILT"
-	echo nop > "$dir/current_tracer"
-	echo nop > "$f5/current_tracer"
-	rmdir "$f5" "$dir" || err "rmdir failed"
+	remove_instances "$dir" "$f5"
 }
 scan
 
@@ -341,8 +346,7 @@ usable_op() {
 	echo $FILT > "$dir/set_ftrace_filter"
 	echo function_duration > "$dir/current_tracer" || err "cannot start function_duration"
 	records "$dir" $FILT || err "no event for $FILT"
-	echo nop > "$dir/current_tracer"
-	rmdir "$dir" || err "rmdir failed"
+	remove_instances "$dir"
 }
 scan
 
@@ -386,8 +390,7 @@ usable_op() {
 	echo 0 > "$dir/function_duration/threshold_ns"
 	records "$dir" $FILT || err "no event for $FILT"
 	grep -q " $FILT\$" "$dir/function_duration/stats" || err "no stats row for $FILT"
-	echo nop > "$dir/current_tracer"
-	rmdir "$dir" || err "rmdir failed"
+	remove_instances "$dir"
 }
 scan
 
