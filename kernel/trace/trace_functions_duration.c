@@ -110,22 +110,38 @@ int func_duration_get_input(struct trace_array *tr, const char *file,
  */
 
 /*
- * A counted call keeps on the shadow stack the time spent in the calls
- * it makes that this instance traces, to know its self time on return.
- * Without room there, the call is not traced, and counted as dropped.
+ * Self time: a counted call must learn how long the calls it made took,
+ * counting only the closest ones that this instance counted. With 64-bit
+ * longs, the task variable keeps a clock for that, see
+ * func_duration_clock_return(). A 32-bit long has no room for it: there,
+ * each call keeps the time of its children on the shadow stack, and a
+ * returning call adds its duration to that of its closest counted caller.
+ *
+ * An interrupt that returns while a return callback updates the clock or
+ * a caller's children time can have its time left out of the caller's
+ * children: it then counts as the caller's self time.
+ */
+#define FUNC_DURATION_HAS_CLOCK		IS_ENABLED(CONFIG_64BIT)
+
+/*
+ * A counted call keeps on the shadow stack what it needs for its self
+ * time. Without room there, the call is not traced, and counted as
+ * dropped.
  */
 static int func_duration_entry_stats(struct trace_array *tr,
-				     struct fgraph_ops *gops)
+				     struct fgraph_ops *gops,
+				     unsigned long *task_var)
 {
-	u64 *children = fgraph_reserve_data(gops->idx, sizeof(*children));
+	u64 *mark = fgraph_reserve_data(gops->idx, sizeof(*mark));
 
-	if (unlikely(!children)) {
+	if (unlikely(!mark)) {
 		preempt_disable_notrace();
 		func_duration_stats_drop_no_stack(tr->func_duration_stats);
 		preempt_enable_notrace();
 		return 0;
 	}
-	*children = 0;
+	/* The clock now, or (32-bit) the children's time so far */
+	*mark = FUNC_DURATION_HAS_CLOCK ? func_duration_clock_mark(*task_var) : 0;
 
 	return 1;
 }
@@ -156,7 +172,7 @@ static int func_duration_entry(struct ftrace_graph_ent *trace,
 		return 0;
 
 	if (!READ_ONCE(tr->func_duration_stats_off))
-		return func_duration_entry_stats(tr, gops);
+		return func_duration_entry_stats(tr, gops, task_var);
 
 	return 1;
 }
@@ -201,25 +217,33 @@ static void func_duration_write(struct trace_array *tr,
 	trace_buffer_unlock_commit_nostack(buffer, event);
 }
 
-/* Count the call, and add its duration to its traced caller's children. */
+/* Count the call, and hand its duration to its counted caller. */
 static void func_duration_return_stats(struct trace_array *tr,
 				       struct fgraph_ops *gops,
 				       struct ftrace_graph_ret *trace,
-				       u64 duration, u64 children)
+				       unsigned long *task_var,
+				       u64 duration, u64 mark)
 {
 	struct func_duration_stats *stats = tr->func_duration_stats;
-	u64 *outer;
+	bool ordered = (s64)duration >= 0;
+	u64 children, *outer;
 
-	preempt_disable_notrace();
-	if ((s64)duration < 0) {
-		func_duration_stats_drop_unordered(stats);
+	if (FUNC_DURATION_HAS_CLOCK) {
+		children = func_duration_clock_return(task_var, mark,
+						      ordered ? duration : 0);
 	} else {
-		outer = fgraph_retrieve_outer_data(gops->idx, NULL);
+		children = mark;
+		outer = ordered ? fgraph_retrieve_outer_data(gops->idx, NULL) : NULL;
 		if (outer)
 			*outer += duration;
+	}
+
+	preempt_disable_notrace();
+	if (ordered)
 		func_duration_stats_add(stats, trace->func, duration,
 					duration - min(children, duration));
-	}
+	else
+		func_duration_stats_drop_unordered(stats);
 	preempt_enable_notrace();
 }
 
@@ -229,7 +253,7 @@ static void func_duration_return(struct ftrace_graph_ret *trace,
 	unsigned long *task_var = fgraph_get_task_var(gops);
 	struct trace_array *tr = gops->private;
 	struct trace_array_cpu *data;
-	u64 duration, *children;
+	u64 duration, *mark;
 	int bit;
 
 	ftrace_graph_addr_finish(gops, trace);
@@ -246,14 +270,14 @@ static void func_duration_return(struct ftrace_graph_ret *trace,
 	duration = trace->rettime - trace->calltime;
 
 	/*
-	 * Counted if the entry callback made room for its children's time.
+	 * Counted if the entry callback made room for its mark.
 	 * Calls in flight when stats_enable is cleared are not counted.
 	 */
 	if (!READ_ONCE(tr->func_duration_stats_off)) {
-		children = fgraph_retrieve_data(gops->idx, NULL);
-		if (children)
-			func_duration_return_stats(tr, gops, trace, duration,
-						   *children);
+		mark = fgraph_retrieve_data(gops->idx, NULL);
+		if (mark)
+			func_duration_return_stats(tr, gops, trace, task_var,
+						   duration, *mark);
 	}
 
 	if ((s64)duration < 0 ||

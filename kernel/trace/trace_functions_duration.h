@@ -74,6 +74,40 @@ struct func_duration_row {
 	u64		buckets[FUNC_DURATION_NR_BUCKETS];
 };
 
+/*
+ * The self-time clock, with 64-bit longs: above the TRACE_GRAPH_* flags,
+ * an fgraph_ops' task variable counts the time spent in the task's
+ * returned counted calls, in ns modulo 2^59. A counted call notes the
+ * clock on entry (its mark, kept on the shadow stack). On return, the
+ * clock minus its mark is the time of its children, and the clock is set
+ * to the mark plus the call's own duration, which replaces its children's
+ * share. Nothing is searched, and no pointer is kept: a call whose return
+ * callback never ran (the tracer was restarted meanwhile) can only skew
+ * self times, which are clamped to the duration.
+ */
+#define FUNC_DURATION_CLOCK_SHIFT	(TRACE_GRAPH_NOTRACE_BIT + 1)
+#define FUNC_DURATION_CLOCK_MASK	\
+	GENMASK_ULL(BITS_PER_LONG - FUNC_DURATION_CLOCK_SHIFT - 1, 0)
+
+/* The mark of a call entered now */
+static inline u64 func_duration_clock_mark(unsigned long task_var)
+{
+	return task_var >> FUNC_DURATION_CLOCK_SHIFT;
+}
+
+/* Advance the clock for a call returning, and return its children's time */
+static inline u64 func_duration_clock_return(unsigned long *task_var,
+					     u64 mark, u64 duration)
+{
+	u64 children = (func_duration_clock_mark(*task_var) - mark) &
+		       FUNC_DURATION_CLOCK_MASK;
+
+	*task_var = (*task_var & GENMASK(FUNC_DURATION_CLOCK_SHIFT - 1, 0)) |
+		    (unsigned long)(mark + duration) << FUNC_DURATION_CLOCK_SHIFT;
+
+	return children;
+}
+
 struct func_duration_stats *func_duration_stats_create(unsigned int max);
 void func_duration_stats_destroy(struct func_duration_stats *stats);
 unsigned int func_duration_stats_sum(struct func_duration_stats *stats,

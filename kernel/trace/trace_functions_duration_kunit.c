@@ -3,7 +3,8 @@
  * KUnit tests for the function_duration tracer: the parsing of what is
  * written to its control files (chosen cases and random inputs), the
  * statistics math (histogram buckets, percentiles and standard
- * deviation), and the lock-free counting under concurrent callers.
+ * deviation), the lock-free counting under concurrent callers, and the
+ * clock that gives self times.
  */
 #include <kunit/test.h>
 #include <linux/bits.h>
@@ -866,6 +867,81 @@ static void func_duration_concurrent_test(struct kunit *test)
 	func_duration_stats_destroy(stats);
 }
 
+/*
+ * The self-time clock against a model: random call trees, some calls not
+ * counted (no mark, no clock update), some with negative durations
+ * (returned as 0), starting just below the clock's wrap, with the
+ * TRACE_GRAPH_* flags set around it. Each counted call's children time
+ * must be the sum of the durations of its closest counted callees.
+ */
+#define CLOCK_DEPTH	32
+#define CLOCK_STEPS	100000
+
+struct clock_frame {
+	bool	counted;
+	u64	mark;
+	u64	children;	/* the model's */
+	u64	duration;	/* spent in this frame alone, so far */
+};
+
+static void func_duration_clock_test(struct kunit *test)
+{
+	const unsigned long flags = TRACE_GRAPH_FL | TRACE_GRAPH_NOTRACE |
+		(3 << TRACE_GRAPH_DEPTH_START_BIT);
+	unsigned long task_var = flags;
+	struct clock_frame stack[CLOCK_DEPTH];
+	unsigned int depth = 0, returns = 0, step;
+	struct rnd_state rnd;
+
+	if (!IS_ENABLED(CONFIG_64BIT))
+		kunit_skip(test, "the clock needs 64-bit longs");
+
+	/* Start 1 ms before the clock wraps around. */
+	func_duration_clock_return(&task_var, FUNC_DURATION_CLOCK_MASK - 1000000, 0);
+	KUNIT_ASSERT_EQ(test, task_var & GENMASK(FUNC_DURATION_CLOCK_SHIFT - 1, 0),
+			flags);
+
+	prandom_seed_state(&rnd, FUZZ_SEED);
+	for (step = 0; step < CLOCK_STEPS; step++) {
+		bool enter = depth == 0 ||
+			(depth < CLOCK_DEPTH && prandom_u32_state(&rnd) % 2);
+		struct clock_frame *f;
+		u64 children, duration;
+
+		if (enter) {
+			f = &stack[depth++];
+			f->counted = prandom_u32_state(&rnd) % 4 != 0;
+			f->mark = func_duration_clock_mark(task_var);
+			f->children = 0;
+			f->duration = prandom_u32_state(&rnd) % 5000;
+			continue;
+		}
+
+		f = &stack[--depth];
+		if (!f->counted) {
+			/* Its counted callees' time goes to its counted caller. */
+			if (depth)
+				stack[depth - 1].children += f->children;
+			continue;
+		}
+
+		/* One call in 16 migrated and "returned before it was called" */
+		duration = f->children + f->duration;
+		if (prandom_u32_state(&rnd) % 16 == 0)
+			duration = 0;
+		children = func_duration_clock_return(&task_var, f->mark, duration);
+		KUNIT_EXPECT_EQ_MSG(test, children, f->children,
+				    "step %u, depth %u", step, depth);
+		KUNIT_EXPECT_EQ(test, task_var & GENMASK(FUNC_DURATION_CLOCK_SHIFT - 1, 0),
+				flags);
+		if (depth)
+			stack[depth - 1].children += duration;
+		returns++;
+	}
+	kunit_info(test, "%u counted returns checked across the clock's wrap\n",
+		   returns);
+}
+
 static struct kunit_case func_duration_test_cases[] = {
 	KUNIT_CASE_PARAM(func_duration_parse_test, parse_gen_params),
 	KUNIT_CASE_PARAM(func_duration_parse_bool_test, bool_gen_params),
@@ -883,6 +959,7 @@ static struct kunit_case func_duration_test_cases[] = {
 	KUNIT_CASE(func_duration_stddev_saturate_test),
 	KUNIT_CASE(func_duration_stddev_wide_test),
 	KUNIT_CASE(func_duration_concurrent_test),
+	KUNIT_CASE(func_duration_clock_test),
 	{}
 };
 
