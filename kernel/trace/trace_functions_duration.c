@@ -256,7 +256,9 @@ static void func_duration_return(struct ftrace_graph_ret *trace,
 	u64 duration, *mark;
 	int bit;
 
-	ftrace_graph_addr_finish(gops, trace);
+	/* Its own test, without looking the task variable up again */
+	if (*task_var & TRACE_GRAPH_FL)
+		ftrace_graph_addr_finish(gops, trace);
 
 	if (*task_var & TRACE_GRAPH_NOTRACE) {
 		*task_var &= ~TRACE_GRAPH_NOTRACE;

@@ -6,12 +6,19 @@
 #ifndef _TRACE_FUNCTIONS_DURATION_H
 #define _TRACE_FUNCTIONS_DURATION_H
 
+#include <linux/atomic.h>
 #include <linux/bits.h>
+#include <linux/hash.h>
+#include <linux/log2.h>
+#include <linux/percpu.h>
+#include <linux/preempt.h>
+#include <linux/smp.h>
 #include <linux/types.h>
+#include <asm/local.h>
+#include <asm/local64.h>
 
 struct dentry;
 struct trace_array;
-struct func_duration_stats;
 
 /*
  * Durations are counted in log-linear buckets: exact below 4 ns, then
@@ -55,7 +62,29 @@ ssize_t func_duration_read_number(char __user *ubuf, size_t cnt, loff_t *ppos,
 void func_duration_log_input_err(struct trace_array *tr, const char *file,
 				 char *input, enum func_duration_err err);
 
-unsigned int func_duration_bucket(u64 ns);
+/**
+ * func_duration_bucket - the histogram bucket of a duration
+ * @ns: the duration in nanoseconds
+ *
+ * Return: the index of the log-linear bucket that counts @ns.
+ */
+static inline unsigned int func_duration_bucket(u64 ns)
+{
+	unsigned int order;
+
+	if (ns < FUNC_DURATION_SUB_BUCKETS)
+		return ns;
+
+	order = ilog2(ns);
+	if (order >= FUNC_DURATION_MAX_ORDER)
+		return FUNC_DURATION_OVERFLOW_BUCKET;
+
+	return FUNC_DURATION_SUB_BUCKETS +
+	       (order - FUNC_DURATION_SUB_BITS) * FUNC_DURATION_SUB_BUCKETS +
+	       ((ns >> (order - FUNC_DURATION_SUB_BITS)) &
+		(FUNC_DURATION_SUB_BUCKETS - 1));
+}
+
 u64 func_duration_bucket_lower(unsigned int bucket);
 u64 func_duration_bucket_value(unsigned int bucket);
 u64 func_duration_percentile(const u64 *buckets, u64 min, u64 max,
@@ -108,6 +137,39 @@ static inline u64 func_duration_clock_return(unsigned long *task_var,
 	return children;
 }
 
+/* One function on one CPU */
+struct func_duration_counts {
+	local64_t	calls;
+	local64_t	total;
+	local64_t	self;
+	local64_t	min_inv;	/* ~min: zeroed memory means no call yet */
+	local64_t	max;
+	local_t		buckets[FUNC_DURATION_NR_BUCKETS];
+};
+
+/* Calls that were seen but could not be counted, per CPU */
+struct func_duration_drops {
+	local_t		over_cap;	/* function beyond stats_max_functions */
+	unsigned long	nmi;		/* NMI, where cmpxchg is not NMI safe */
+	local_t		no_stack;	/* no room for self time on the shadow stack */
+	local_t		unordered;	/* returned "before" it was called */
+};
+
+struct func_duration_stats {
+	unsigned int			max;		/* rows */
+	unsigned int			hash_mask;
+	atomic_t			nr_funcs;	/* rows claimed */
+	unsigned long			*funcs;		/* row -> function */
+	char				**names;	/* row -> name, once unloaded */
+	atomic_t			*slots;		/* hash -> row + 1 */
+	struct func_duration_counts	**rows;		/* per CPU: [max] */
+	struct func_duration_drops __percpu *drops;
+	size_t				bytes;		/* all of the above */
+	u64				start_ns;
+	u64				stop_ns;
+	bool				running;
+};
+
 struct func_duration_stats *func_duration_stats_create(unsigned int max);
 void func_duration_stats_destroy(struct func_duration_stats *stats);
 unsigned int func_duration_stats_sum(struct func_duration_stats *stats,
@@ -115,11 +177,63 @@ unsigned int func_duration_stats_sum(struct func_duration_stats *stats,
 				     struct func_duration_row *row);
 int func_duration_stats_start(struct trace_array *tr);
 void func_duration_stats_stop(struct trace_array *tr);
-void func_duration_stats_add(struct func_duration_stats *stats,
-			     unsigned long func, u64 duration, u64 self);
+int func_duration_stats_row(struct func_duration_stats *stats,
+			    unsigned long func);
 void func_duration_stats_drop_no_stack(struct func_duration_stats *stats);
 void func_duration_stats_drop_unordered(struct func_duration_stats *stats);
 void func_duration_stats_init_tracefs(struct trace_array *tr,
 				      struct dentry *dir);
+
+/**
+ * func_duration_stats_add - count one call
+ * @stats: the statistics of the instance that traced it
+ * @func: the function called
+ * @duration: how long it took, in ns
+ * @self: the part of @duration not spent in traced children
+ *
+ * Called from the return callback with preemption disabled. Takes no
+ * lock and allocates nothing: safe in any context, NMI included. Inline,
+ * for a function whose row is in the first slot it hashes to; anything
+ * else goes through func_duration_stats_row().
+ */
+static __always_inline void
+func_duration_stats_add(struct func_duration_stats *stats, unsigned long func,
+			u64 duration, u64 self)
+{
+	int slot = atomic_read(&stats->slots[hash_long(func, 32) & stats->hash_mask]);
+	struct func_duration_counts *c;
+	s64 old, new;
+	int row;
+
+	/* A lock-emulated cmpxchg would deadlock against the code it hit. */
+	if (!IS_ENABLED(CONFIG_ARCH_HAVE_NMI_SAFE_CMPXCHG) && in_nmi()) {
+		this_cpu_ptr(stats->drops)->nmi++;
+		return;
+	}
+
+	if (likely(slot && READ_ONCE(stats->funcs[slot - 1]) == func))
+		row = slot - 1;
+	else
+		row = func_duration_stats_row(stats, func);
+	if (unlikely(row < 0)) {
+		local_inc(&this_cpu_ptr(stats->drops)->over_cap);
+		return;
+	}
+
+	c = &stats->rows[smp_processor_id()][row];
+	local64_inc(&c->calls);
+	local64_add(duration, &c->total);
+	local64_add(self, &c->self);
+	local_inc(&c->buckets[func_duration_bucket(duration)]);
+
+	new = ~duration;
+	old = local64_read(&c->min_inv);
+	while ((u64)new > (u64)old && !local64_try_cmpxchg(&c->min_inv, &old, new))
+		;
+	new = duration;
+	old = local64_read(&c->max);
+	while ((u64)new > (u64)old && !local64_try_cmpxchg(&c->max, &old, new))
+		;
+}
 
 #endif /* _TRACE_FUNCTIONS_DURATION_H */

@@ -31,39 +31,6 @@
 #include "trace.h"
 #include "trace_functions_duration.h"
 
-/* One function on one CPU */
-struct func_duration_counts {
-	local64_t	calls;
-	local64_t	total;
-	local64_t	self;
-	local64_t	min_inv;	/* ~min: zeroed memory means no call yet */
-	local64_t	max;
-	local_t		buckets[FUNC_DURATION_NR_BUCKETS];
-};
-
-/* Calls that were seen but could not be counted, per CPU */
-struct func_duration_drops {
-	local_t		over_cap;	/* function beyond stats_max_functions */
-	unsigned long	nmi;		/* NMI, where cmpxchg is not NMI safe */
-	local_t		no_stack;	/* no room for self time on the shadow stack */
-	local_t		unordered;	/* returned "before" it was called */
-};
-
-struct func_duration_stats {
-	unsigned int			max;		/* rows */
-	unsigned int			hash_mask;
-	atomic_t			nr_funcs;	/* rows claimed */
-	unsigned long			*funcs;		/* row -> function */
-	char				**names;	/* row -> name, once unloaded */
-	atomic_t			*slots;		/* hash -> row + 1 */
-	struct func_duration_counts	**rows;		/* per CPU: [max] */
-	struct func_duration_drops __percpu *drops;
-	size_t				bytes;		/* all of the above */
-	u64				start_ns;
-	u64				stop_ns;
-	bool				running;
-};
-
 /* Serializes starting, clearing, reading and freeing the statistics */
 static DEFINE_MUTEX(func_duration_stats_mutex);
 
@@ -73,29 +40,6 @@ static unsigned int func_duration_boot_stats_max __initdata;
 /* ---------------------------------------------------------------------
  * Buckets and the figures derived from them
  */
-
-/**
- * func_duration_bucket - the histogram bucket of a duration
- * @ns: the duration in nanoseconds
- *
- * Return: the index of the log-linear bucket that counts @ns.
- */
-unsigned int func_duration_bucket(u64 ns)
-{
-	unsigned int order;
-
-	if (ns < FUNC_DURATION_SUB_BUCKETS)
-		return ns;
-
-	order = ilog2(ns);
-	if (order >= FUNC_DURATION_MAX_ORDER)
-		return FUNC_DURATION_OVERFLOW_BUCKET;
-
-	return FUNC_DURATION_SUB_BUCKETS +
-	       (order - FUNC_DURATION_SUB_BITS) * FUNC_DURATION_SUB_BUCKETS +
-	       ((ns >> (order - FUNC_DURATION_SUB_BITS)) &
-		(FUNC_DURATION_SUB_BUCKETS - 1));
-}
 
 /**
  * func_duration_bucket_lower - the smallest duration a bucket counts
@@ -270,15 +214,24 @@ u64 func_duration_stddev(const u64 *buckets, u64 min, u64 max, u64 mean)
  * Counting: called from the function graph callbacks, in any context.
  */
 
-/* The row of @func, claimed if new; -1 if the table is full. */
-static int func_duration_row(struct func_duration_stats *stats,
-			     unsigned long func)
+/**
+ * func_duration_stats_row - find or claim the row of a function
+ * @stats: the statistics of the instance
+ * @func: the function
+ *
+ * The slow path of func_duration_stats_add(): takes no lock and
+ * allocates nothing, safe in any context.
+ *
+ * Return: the row of @func, claimed if new; -1 if the table is full.
+ */
+int func_duration_stats_row(struct func_duration_stats *stats,
+			    unsigned long func)
 {
 	unsigned int i = hash_long(func, 32) & stats->hash_mask;
 	unsigned int probes;
 	int slot, row;
 
-	/* At most half of the slots are used: a free one ends the probing. */
+	/* At most a quarter of the slots are used: a free one ends the probing. */
 	for (probes = 0; probes <= stats->hash_mask; probes++) {
 		slot = atomic_read(&stats->slots[i]);
 		if (slot) {
@@ -308,51 +261,6 @@ static int func_duration_row(struct func_duration_stats *stats,
 	}
 
 	return -1;
-}
-
-/**
- * func_duration_stats_add - count one call
- * @stats: the statistics of the instance that traced it
- * @func: the function called
- * @duration: how long it took, in ns
- * @self: the part of @duration not spent in traced children
- *
- * Called from the return callback with preemption disabled. Takes no
- * lock and allocates nothing: safe in any context, NMI included.
- */
-void func_duration_stats_add(struct func_duration_stats *stats,
-			     unsigned long func, u64 duration, u64 self)
-{
-	struct func_duration_counts *c;
-	s64 old, new;
-	int row;
-
-	/* A lock-emulated cmpxchg would deadlock against the code it hit. */
-	if (!IS_ENABLED(CONFIG_ARCH_HAVE_NMI_SAFE_CMPXCHG) && in_nmi()) {
-		this_cpu_ptr(stats->drops)->nmi++;
-		return;
-	}
-
-	row = func_duration_row(stats, func);
-	if (unlikely(row < 0)) {
-		local_inc(&this_cpu_ptr(stats->drops)->over_cap);
-		return;
-	}
-
-	c = &stats->rows[smp_processor_id()][row];
-	local64_inc(&c->calls);
-	local64_add(duration, &c->total);
-	local64_add(self, &c->self);
-	local_inc(&c->buckets[func_duration_bucket(duration)]);
-
-	new = ~duration;
-	old = local64_read(&c->min_inv);
-	while ((u64)new > (u64)old && !local64_try_cmpxchg(&c->min_inv, &old, new))
-		;
-	new = duration;
-	old = local64_read(&c->max);
-	while ((u64)new > (u64)old && !local64_try_cmpxchg(&c->max, &old, new))
-		;
 }
 
 /**
@@ -447,7 +355,8 @@ struct func_duration_stats *func_duration_stats_create(unsigned int max)
 		return NULL;
 
 	stats->max = max;
-	stats->hash_mask = roundup_pow_of_two(max * 2) - 1;
+	/* A quarter full at most, so that probes are short */
+	stats->hash_mask = roundup_pow_of_two(max * 4) - 1;
 	stats->funcs = kvcalloc(max, sizeof(*stats->funcs), gfp);
 	stats->slots = kvcalloc(stats->hash_mask + 1, sizeof(*stats->slots), gfp);
 	stats->rows = kcalloc(nr_cpu_ids, sizeof(*stats->rows), gfp);
@@ -608,7 +517,7 @@ static unsigned int func_duration_stats_nr_rows(struct func_duration_stats *stat
 {
 	unsigned int nr = atomic_read(&stats->nr_funcs);
 
-	/* func_duration_row() claims a row only below the limit. */
+	/* func_duration_stats_row() claims a row only below the limit. */
 	WARN_ON_ONCE(nr > stats->max);
 	return min(nr, stats->max);
 }
