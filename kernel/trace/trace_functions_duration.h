@@ -200,10 +200,9 @@ static __always_inline void
 func_duration_stats_add(struct func_duration_stats *stats, unsigned long func,
 			u64 duration, u64 self)
 {
-	int slot = atomic_read(&stats->slots[hash_long(func, 32) & stats->hash_mask]);
 	struct func_duration_counts *c;
 	s64 old, new;
-	int row;
+	int slot, row;
 
 	/* A lock-emulated cmpxchg would deadlock against the code it hit. */
 	if (!IS_ENABLED(CONFIG_ARCH_HAVE_NMI_SAFE_CMPXCHG) && in_nmi()) {
@@ -211,6 +210,7 @@ func_duration_stats_add(struct func_duration_stats *stats, unsigned long func,
 		return;
 	}
 
+	slot = atomic_read(&stats->slots[hash_long(func, 32) & stats->hash_mask]);
 	if (likely(slot && READ_ONCE(stats->funcs[slot - 1]) == func))
 		row = slot - 1;
 	else
