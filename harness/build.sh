@@ -69,6 +69,15 @@ make -s -C "$srctree" O="$OBJ" -j"$JOBS" bzImage modules 2>&1 |
 	grep -v '^  ' | tee "$LOGS/build-$name.log"
 [ -f "$OBJ/arch/x86/boot/bzImage" ] || die "build failed (see $LOGS/build-$name.log)"
 grep -q 'Error\|error:' "$LOGS/build-$name.log" && die "build failed (see $LOGS/build-$name.log)"
+# The series' new files build without a warning (in what this build
+# compiled: an incremental build sees only the files it rebuilt).
+if [ "$2" != vanilla ]; then
+	for f in $(cd "$TOP" && git ls-files -- $OVERLAY_DIRS); do
+		grep -F "$srctree/$f:" "$LOGS/build-$name.log" | grep 'warning:'
+	done > "$OBJ/.series-warnings"
+	[ -s "$OBJ/.series-warnings" ] &&
+		die "the series' files build with warnings: $(cat "$OBJ/.series-warnings")"
+fi
 # Modules go to a staging root that the initramfs copies.
 rm -rf "$OUT/mod-$name"
 make -s -C "$srctree" O="$OBJ" INSTALL_MOD_PATH="$OUT/mod-$name" \

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Internal interface between the function_duration tracer and its
- * per-function statistics.
+ * per-function statistics, with what the return callback inlines: the
+ * self-time clock and the counting of a call.
  */
 #ifndef _TRACE_FUNCTIONS_DURATION_H
 #define _TRACE_FUNCTIONS_DURATION_H

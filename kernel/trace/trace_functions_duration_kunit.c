@@ -889,12 +889,15 @@ static void func_duration_clock_test(struct kunit *test)
 	const unsigned long flags = TRACE_GRAPH_FL | TRACE_GRAPH_NOTRACE |
 		(3 << TRACE_GRAPH_DEPTH_START_BIT);
 	unsigned long task_var = flags;
-	struct clock_frame stack[CLOCK_DEPTH];
 	unsigned int depth = 0, returns = 0, step;
+	struct clock_frame *stack;
 	struct rnd_state rnd;
 
 	if (!IS_ENABLED(CONFIG_64BIT))
 		kunit_skip(test, "the clock needs 64-bit longs");
+
+	stack = kunit_kcalloc(test, CLOCK_DEPTH, sizeof(*stack), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, stack);
 
 	/* Start 1 ms before the clock wraps around. */
 	func_duration_clock_return(&task_var, FUNC_DURATION_CLOCK_MASK - 1000000, 0);
