@@ -156,17 +156,18 @@ def main():
     if pending:
         results.append(('fail', 'boot selftest: ' + pending, 'no verdict'))
 
-    known = {}
-    for line in console:
-        for pattern, reason in KNOWN:
-            if pattern.search(line):
-                known[reason] = known.get(reason, 0) + 1
+    known = {}          # reason -> lines
+    reports = []        # indexes of the other report lines
+    for i, line in enumerate(console):
+        reason = next((r for p, r in KNOWN if p.search(line)), None)
+        if reason:
+            known[reason] = known.get(reason, 0) + 1
+        elif REPORTS.search(line):
+            reports.append(i)
     for reason, count in known.items():
         results.append(('skip', 'kernel log: ' + reason,
                         '%d line(s), known, not counted as a report' % count))
 
-    reports = [i for i, line in enumerate(console) if REPORTS.search(line)
-               and not any(p.search(line) for p, _ in KNOWN)]
     if reports:
         first = reports[0]
         excerpt = console[max(0, first - 5):first + 40]

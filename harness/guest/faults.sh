@@ -33,11 +33,10 @@
 T=/sys/kernel/tracing
 DBG=/sys/kernel/debug
 FN=/extra/failnth
-# The size of the scan, from the environment or /extra/faults.env. The
-# defaults keep make check's run to a few minutes (each start and stop
-# of a tracer waits for RCU-tasks grace periods); FAULTS_DENSE=100000
-# scans every point.
-[ -f /extra/faults.env ] && . /extra/faults.env
+# The size of the scan, from the environment (robustness.sh exports what
+# make torture was given). The defaults keep make check's run to a few
+# minutes (each start and stop of a tracer waits for RCU-tasks grace
+# periods); FAULTS_DENSE=100000 scans every point.
 MAXN=${FAULTS_MAXN:-2000}	# runs of one operation at most
 DENSE=${FAULTS_DENSE:-10}
 SAMPLES=${FAULTS_SAMPLES:-6}

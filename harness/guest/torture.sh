@@ -19,20 +19,17 @@
 # trace_pipe. It prints TORTURE: figures and one ftracetest-style
 # "[N] torture: <what> [PASS|FAIL]" line per check, and exits 0.
 #
-# Iterations: $TORTURE_ITERS, else /harness/torture-iters, else the
-# default below (about 4 minutes on the debug kernel, KASAN and lockdep,
-# under TCG; each further iteration adds about 1.5 minutes). A longer
-# local run: make torture ITERS=10
-# The edits are pseudo-random from $TORTURE_SEED (or
-# /harness/torture-seed): a run repeats with the same seed.
+# Iterations: $TORTURE_ITERS, else the default below (about 4 minutes on
+# the debug kernel, KASAN and lockdep, under TCG; each further iteration
+# adds about 1.5 minutes). A longer local run: make torture ITERS=10
+# The edits are pseudo-random from $TORTURE_SEED: a run repeats with the
+# same seed. (robustness.sh exports what make torture was given.)
 # /extra/fdbench (harness/bench/fdbench.c), if there, adds getppid loops.
 T=/sys/kernel/tracing
 W=/tmp/torture
 FDB=/extra/fdbench
-ITERS=${TORTURE_ITERS:-$(cat /harness/torture-iters 2>/dev/null)}
-ITERS=${ITERS:-2}
-seed=${TORTURE_SEED:-$(cat /harness/torture-seed 2>/dev/null)}
-seed=${seed:-20091208}
+ITERS=${TORTURE_ITERS:-2}
+seed=${TORTURE_SEED:-20091208}
 seed0=$seed
 MOD=trace_events_sample
 MAX_NS=18446744073709551615
