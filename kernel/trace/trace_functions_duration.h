@@ -118,6 +118,8 @@ struct func_duration_row {
 #define FUNC_DURATION_CLOCK_SHIFT	(TRACE_GRAPH_NOTRACE_BIT + 1)
 #define FUNC_DURATION_CLOCK_MASK	\
 	GENMASK_ULL(BITS_PER_LONG - FUNC_DURATION_CLOCK_SHIFT - 1, 0)
+/* The TRACE_GRAPH_* flags below the clock */
+#define FUNC_DURATION_FLAGS_MASK	GENMASK(FUNC_DURATION_CLOCK_SHIFT - 1, 0)
 
 /* The mark of a call entered now */
 static inline u64 func_duration_clock_mark(unsigned long task_var)
@@ -132,7 +134,7 @@ static inline u64 func_duration_clock_return(unsigned long *task_var,
 	u64 children = (func_duration_clock_mark(*task_var) - mark) &
 		       FUNC_DURATION_CLOCK_MASK;
 
-	*task_var = (*task_var & GENMASK(FUNC_DURATION_CLOCK_SHIFT - 1, 0)) |
+	*task_var = (*task_var & FUNC_DURATION_FLAGS_MASK) |
 		    (unsigned long)(mark + duration) << FUNC_DURATION_CLOCK_SHIFT;
 
 	return children;

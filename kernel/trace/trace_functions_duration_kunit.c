@@ -901,8 +901,7 @@ static void func_duration_clock_test(struct kunit *test)
 
 	/* Start 1 ms before the clock wraps around. */
 	func_duration_clock_return(&task_var, FUNC_DURATION_CLOCK_MASK - 1000000, 0);
-	KUNIT_ASSERT_EQ(test, task_var & GENMASK(FUNC_DURATION_CLOCK_SHIFT - 1, 0),
-			flags);
+	KUNIT_ASSERT_EQ(test, task_var & FUNC_DURATION_FLAGS_MASK, flags);
 
 	prandom_seed_state(&rnd, FUZZ_SEED);
 	for (step = 0; step < CLOCK_STEPS; step++) {
@@ -935,8 +934,7 @@ static void func_duration_clock_test(struct kunit *test)
 		children = func_duration_clock_return(&task_var, f->mark, duration);
 		KUNIT_EXPECT_EQ_MSG(test, children, f->children,
 				    "step %u, depth %u", step, depth);
-		KUNIT_EXPECT_EQ(test, task_var & GENMASK(FUNC_DURATION_CLOCK_SHIFT - 1, 0),
-				flags);
+		KUNIT_EXPECT_EQ(test, task_var & FUNC_DURATION_FLAGS_MASK, flags);
 		if (depth)
 			stack[depth - 1].children += duration;
 		returns++;
