@@ -20,6 +20,10 @@ fi
 echo clear > $KMEMLEAK || echo "[0] kmemleak: cleared before the tests [FAIL]"
 
 start=$(date +%s)
+sh /harness/races.sh
+echo "HARNESS: TIME $(($(date +%s) - start)) races"
+
+start=$(date +%s)
 if [ -x /extra/failnth ]; then
 	sh /harness/faults.sh /extra/failnth
 else

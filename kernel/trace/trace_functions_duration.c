@@ -16,6 +16,7 @@
  * function_duration tracer Tim Bird posted in December 2009.
  */
 #include <linux/ctype.h>
+#include <linux/debugfs.h>
 #include <linux/delay.h>
 #include <linux/ftrace.h>
 #include <linux/kallsyms.h>
@@ -247,6 +248,43 @@ static void func_duration_return_stats(struct trace_array *tr,
 	preempt_enable_notrace();
 }
 
+#ifdef CONFIG_FUNCTION_DURATION_DEBUG_HOLD
+/*
+ * Tests of the teardown paths: the next return callback of the task
+ * hold_pid names busy-waits hold_ms after it has looked up its gops and
+ * trace array, while "holding" reads 1. One-shot: hold_pid is cleared
+ * when the hold begins.
+ */
+static u32 func_duration_hold_pid;
+static u32 func_duration_hold_ms;
+static u32 func_duration_holding;
+
+static void func_duration_debug_hold(void)
+{
+	u32 pid = READ_ONCE(func_duration_hold_pid);
+
+	if (likely(!pid || pid != (u32)current->pid) || !in_task() ||
+	    cmpxchg(&func_duration_hold_pid, pid, 0) != pid)
+		return;
+	WRITE_ONCE(func_duration_holding, 1);
+	mdelay(READ_ONCE(func_duration_hold_ms));
+	WRITE_ONCE(func_duration_holding, 0);
+}
+
+static __init int init_func_duration_debug_hold(void)
+{
+	struct dentry *dir = debugfs_create_dir("function_duration", NULL);
+
+	debugfs_create_u32("hold_pid", 0600, dir, &func_duration_hold_pid);
+	debugfs_create_u32("hold_ms", 0600, dir, &func_duration_hold_ms);
+	debugfs_create_u32("holding", 0400, dir, &func_duration_holding);
+	return 0;
+}
+late_initcall(init_func_duration_debug_hold);
+#else
+static inline void func_duration_debug_hold(void) { }
+#endif
+
 static void func_duration_return(struct ftrace_graph_ret *trace,
 				 struct fgraph_ops *gops)
 {
@@ -264,6 +302,8 @@ static void func_duration_return(struct ftrace_graph_ret *trace,
 		*task_var &= ~TRACE_GRAPH_NOTRACE;
 		return;
 	}
+
+	func_duration_debug_hold();
 
 	/*
 	 * trace_clock_local() is per CPU: a call that migrated may appear
