@@ -133,8 +133,12 @@ git -C "$AM" diff --quiet HEAD "$(git -C "$WT" rev-parse HEAD)" ||
 	die "git am result differs from the series"
 say "exported $n patches + cover letter to $EXPORT; git am onto base: OK"
 
-# checkpatch, from the base tree, on every patch.
+# checkpatch, from the base tree, on every patch. The base is a tarball
+# without mainline's history, so checkpatch cannot look up the upstream
+# commits that Fixes: tags and backports name (UNKNOWN_COMMIT_ID); each
+# patch says where its ids were confirmed.
 (cd "$AM" && ./scripts/checkpatch.pl --strict --show-types \
+	--ignore UNKNOWN_COMMIT_ID \
 	$(ls "$EXPORT"/*.patch | grep -v /0000-)) > "$EXPORT/checkpatch.txt" 2>&1
 errs=$(grep -c '^ERROR:' "$EXPORT/checkpatch.txt")
 warns=$(grep -c '^WARNING:' "$EXPORT/checkpatch.txt")
