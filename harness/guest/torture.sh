@@ -449,12 +449,12 @@ lsmod | grep -q "^$MOD " && rmmod $MOD
 # by the ring buffer as lost: a write either commits (entries + overrun
 # + read in per_cpu/cpuN/stats) or fails for lack of room ("dropped
 # events" without overwrite, "commit overrun" with it). Calls without
-# shadow stack room are neither traced nor written; negative durations
-# are not written. The other ways a write can fail without a count
+# shadow stack room are written but not counted (no_stack); negative
+# durations are not written. The other ways a write can fail without a count
 # (tracing_on off, ring buffer recursion, a disabled CPU buffer) cannot
 # happen here: one task in task context, tracing on throughout. So:
 #   entries + overrun + read + commit overrun + dropped
-#     == calls + over the function limit + in NMI         (exactly)
+#     == calls + over the function limit + in NMI + no_stack   (exactly)
 # The traced task is gone before the figures are taken, so both sides
 # are final. The reader drains trace_pipe until entries is 0, so every
 # event consumed (read) is in its output, and since the writer stopped
@@ -555,8 +555,8 @@ acct_check() { # instance: prints its figures, returns 0 if consistent
 	echo "TORTURE: acct $a ring buffer: entries $entries overrun $overrun commit_overrun $commit dropped $dropped read $read; trace_pipe: events $lines lost $lost; stats: calls $calls over_limit $over nmi $innmi no_stack $nostack negative $negative"
 	ok=0
 	written=$((entries + overrun + read + commit + dropped))
-	if [ $written -ne $((calls + over + innmi)) ]; then
-		echo "torture: $a: $written events written or lost != $((calls + over + innmi)) calls counted"
+	if [ $written -ne $((calls + over + innmi + nostack)) ]; then
+		echo "torture: $a: $written events written or lost != $((calls + over + innmi + nostack)) calls counted"
 		ok=1
 	fi
 	if [ "$lines" -ne "$read" ] || [ "$lost" -ne "$overrun" ] || [ "$entries" -ne 0 ]; then

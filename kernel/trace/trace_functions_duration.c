@@ -24,6 +24,7 @@
 #include <linux/string.h>
 #include <linux/tracefs.h>
 #include <linux/uaccess.h>
+#include <asm/sections.h>
 
 #include "trace.h"
 #include "trace_output.h"
@@ -126,8 +127,8 @@ int func_duration_get_input(struct trace_array *tr, const char *file,
 
 /*
  * A counted call keeps on the shadow stack what it needs for its self
- * time. Without room there, the call is not traced, and counted as
- * dropped.
+ * time. Without room there, the call is not counted (a drop the
+ * statistics show), but still traced: its event does not depend on it.
  */
 static int func_duration_entry_stats(struct trace_array *tr,
 				     struct fgraph_ops *gops,
@@ -137,9 +138,9 @@ static int func_duration_entry_stats(struct trace_array *tr,
 
 	if (unlikely(!mark)) {
 		preempt_disable_notrace();
-		func_duration_stats_drop_no_stack(tr->func_duration_stats);
+		func_duration_stats_drop_no_stack(rcu_dereference_raw(tr->func_duration_stats));
 		preempt_enable_notrace();
-		return 0;
+		return 1;
 	}
 	/* The clock now, or (32-bit) the children's time so far */
 	*mark = FUNC_DURATION_HAS_CLOCK ? func_duration_clock_mark(*task_var) : 0;
@@ -219,13 +220,12 @@ static void func_duration_write(struct trace_array *tr,
 }
 
 /* Count the call, and hand its duration to its counted caller. */
-static void func_duration_return_stats(struct trace_array *tr,
+static void func_duration_return_stats(struct func_duration_stats *stats,
 				       struct fgraph_ops *gops,
 				       struct ftrace_graph_ret *trace,
 				       unsigned long *task_var,
 				       u64 duration, u64 mark)
 {
-	struct func_duration_stats *stats = tr->func_duration_stats;
 	bool ordered = (s64)duration >= 0;
 	u64 children, *outer;
 
@@ -290,6 +290,7 @@ static void func_duration_return(struct ftrace_graph_ret *trace,
 {
 	unsigned long *task_var = fgraph_get_task_var(gops);
 	struct trace_array *tr = gops->private;
+	struct func_duration_stats *stats;
 	struct trace_array_cpu *data;
 	u64 duration, *mark;
 	int bit;
@@ -303,6 +304,11 @@ static void func_duration_return(struct ftrace_graph_ret *trace,
 		return;
 	}
 
+	/*
+	 * A reset or a restart of the statistics waits for the callbacks
+	 * that may have read the pointer (func_duration_synchronize()).
+	 */
+	stats = rcu_dereference_raw(tr->func_duration_stats);
 	func_duration_debug_hold();
 
 	/*
@@ -318,7 +324,7 @@ static void func_duration_return(struct ftrace_graph_ret *trace,
 	if (!READ_ONCE(tr->func_duration_stats_off)) {
 		mark = fgraph_retrieve_data(gops->idx, NULL);
 		if (mark)
-			func_duration_return_stats(tr, gops, trace, task_var,
+			func_duration_return_stats(stats, gops, trace, task_var,
 						   duration, *mark);
 	}
 
@@ -490,10 +496,30 @@ static int func_duration_trace_init(struct trace_array *tr)
 	return 0;
 }
 
+/**
+ * func_duration_synchronize - wait for the callbacks running now
+ *
+ * The callbacks run preemptible, in every context, and some where RCU is
+ * not watching: once this returns, none that started before is running.
+ */
+void func_duration_synchronize(void)
+{
+	synchronize_rcu_tasks_rude();
+	synchronize_rcu_tasks();
+}
+
+/*
+ * Once the tracer is reset, none of its callbacks runs: the statistics
+ * can then be cleared or freed in place. unregister_ftrace_graph() waits
+ * for the callbacks of an allocated gops (an instance's); the top level's
+ * is static, so wait here.
+ */
 static void func_duration_trace_reset(struct trace_array *tr)
 {
 	tracing_stop_cmdline_record();
 	unregister_ftrace_graph(tr->gops);
+	if (is_kernel_core_data((unsigned long)tr->gops))
+		func_duration_synchronize();
 	func_duration_stats_stop(tr);
 }
 

@@ -153,7 +153,7 @@ struct func_duration_counts {
 /* Calls that were seen but could not be counted, per CPU */
 struct func_duration_drops {
 	local_t		over_cap;	/* function beyond stats_max_functions */
-	unsigned long	nmi;		/* NMI, where cmpxchg is not NMI safe */
+	unsigned long	nmi;		/* NMI, where the counters are not NMI safe */
 	local_t		no_stack;	/* no room for self time on the shadow stack */
 	local_t		unordered;	/* returned "before" it was called */
 };
@@ -186,6 +186,7 @@ void func_duration_stats_drop_no_stack(struct func_duration_stats *stats);
 void func_duration_stats_drop_unordered(struct func_duration_stats *stats);
 void func_duration_stats_init_tracefs(struct trace_array *tr,
 				      struct dentry *dir);
+void func_duration_synchronize(void);
 
 /**
  * func_duration_stats_add - count one call
@@ -207,8 +208,13 @@ func_duration_stats_add(struct func_duration_stats *stats, unsigned long func,
 	s64 old, new;
 	int slot, row;
 
-	/* A lock-emulated cmpxchg would deadlock against the code it hit. */
-	if (!IS_ENABLED(CONFIG_ARCH_HAVE_NMI_SAFE_CMPXCHG) && in_nmi()) {
+	/*
+	 * A lock-emulated cmpxchg, or 64-bit atomics made of a spinlock
+	 * (local64_t on 32-bit), would deadlock against the code the NMI
+	 * hit: the ring buffer's condition.
+	 */
+	if ((!IS_ENABLED(CONFIG_ARCH_HAVE_NMI_SAFE_CMPXCHG) ||
+	     IS_ENABLED(CONFIG_GENERIC_ATOMIC64)) && in_nmi()) {
 		this_cpu_ptr(stats->drops)->nmi++;
 		return;
 	}

@@ -34,6 +34,13 @@
 /* Serializes starting, clearing, reading and freeing the statistics */
 static DEFINE_MUTEX(func_duration_stats_mutex);
 
+static struct func_duration_stats *
+func_duration_stats_locked(struct trace_array *tr)
+{
+	return rcu_dereference_protected(tr->func_duration_stats,
+					 lockdep_is_held(&func_duration_stats_mutex));
+}
+
 /* Top-level stats_max_functions from "function_duration_stats_max=" */
 static unsigned int func_duration_boot_stats_max __initdata;
 
@@ -418,33 +425,28 @@ static void func_duration_stats_clear(struct func_duration_stats *stats,
  */
 int func_duration_stats_start(struct trace_array *tr)
 {
-	struct func_duration_stats *stats = tr->func_duration_stats;
 	unsigned int max = func_duration_stats_max(tr);
+	struct func_duration_stats *stats;
 
-	mutex_lock(&func_duration_stats_mutex);
+	guard(mutex)(&func_duration_stats_mutex);
+	stats = func_duration_stats_locked(tr);
 	/* The tracer stops before it starts again: a reset was missed. */
-	if (WARN_ON_ONCE(stats && stats->running)) {
-		mutex_unlock(&func_duration_stats_mutex);
+	if (WARN_ON_ONCE(stats && stats->running))
 		return -EBUSY;
-	}
+	/* No callback of the previous run is left (the tracer's reset). */
 	if (stats && stats->max != max) {
-		WRITE_ONCE(tr->func_duration_stats, NULL);
-		/* Callbacks of the previous run may still be returning. */
-		synchronize_rcu_tasks();
+		RCU_INIT_POINTER(tr->func_duration_stats, NULL);
 		func_duration_stats_destroy(stats);
 		stats = NULL;
 	}
 	if (!stats) {
 		stats = func_duration_stats_create(max);
-		if (!stats) {
-			mutex_unlock(&func_duration_stats_mutex);
+		if (!stats)
 			return -ENOMEM;
-		}
 	}
 	func_duration_stats_clear(stats, true);
 	stats->running = true;
-	WRITE_ONCE(tr->func_duration_stats, stats);
-	mutex_unlock(&func_duration_stats_mutex);
+	rcu_assign_pointer(tr->func_duration_stats, stats);
 
 	return 0;
 }
@@ -458,14 +460,14 @@ int func_duration_stats_start(struct trace_array *tr)
  */
 void func_duration_stats_stop(struct trace_array *tr)
 {
-	struct func_duration_stats *stats = tr->func_duration_stats;
+	struct func_duration_stats *stats;
 
+	guard(mutex)(&func_duration_stats_mutex);
+	stats = func_duration_stats_locked(tr);
 	if (!stats)
 		return;
-	mutex_lock(&func_duration_stats_mutex);
 	stats->stop_ns = ktime_get_mono_fast_ns();
 	stats->running = false;
-	mutex_unlock(&func_duration_stats_mutex);
 }
 
 /**
@@ -474,18 +476,17 @@ void func_duration_stats_stop(struct trace_array *tr)
  */
 void func_duration_free_stats(struct trace_array *tr)
 {
-	struct func_duration_stats *stats = tr->func_duration_stats;
+	struct func_duration_stats *stats;
 
+	guard(mutex)(&func_duration_stats_mutex);
+	stats = func_duration_stats_locked(tr);
 	if (!stats)
 		return;
 	/* Callbacks still registered would count into freed memory. */
 	if (WARN_ON_ONCE(stats->running))
 		return;
-	mutex_lock(&func_duration_stats_mutex);
-	WRITE_ONCE(tr->func_duration_stats, NULL);
-	mutex_unlock(&func_duration_stats_mutex);
-	/* Callbacks of the last run may still be returning. */
-	synchronize_rcu_tasks();
+	/* The tracer's reset waited for the callbacks of its last run. */
+	RCU_INIT_POINTER(tr->func_duration_stats, NULL);
 	func_duration_stats_destroy(stats);
 }
 
@@ -593,7 +594,7 @@ static int func_duration_snapshot_take(struct func_duration_snapshot *snap)
 	int cpu;
 
 	mutex_lock(&func_duration_stats_mutex);
-	stats = snap->tr->func_duration_stats;
+	stats = func_duration_stats_locked(snap->tr);
 	if (!stats)
 		goto out;
 
@@ -802,15 +803,36 @@ static const struct seq_operations func_duration_hist_seq_ops = {
 	.show	= func_duration_hist_show,
 };
 
-static void func_duration_reset(struct trace_array *tr)
+/*
+ * Stopped, the statistics are cleared in place: no callback is left.
+ * Running, callbacks on other CPUs are counting into them, so the reset
+ * replaces them with empty ones, and frees the old ones once no callback
+ * can still count there: every call that starts once this returns is
+ * counted exactly once, in the new ones.
+ */
+static int func_duration_reset(struct trace_array *tr)
 {
-	struct func_duration_stats *stats;
+	struct func_duration_stats *stats, *fresh;
 
-	mutex_lock(&func_duration_stats_mutex);
-	stats = tr->func_duration_stats;
-	if (stats)
-		func_duration_stats_clear(stats, !stats->running);
-	mutex_unlock(&func_duration_stats_mutex);
+	scoped_guard(mutex, &func_duration_stats_mutex) {
+		stats = func_duration_stats_locked(tr);
+		if (!stats)
+			return 0;
+		if (!stats->running) {
+			func_duration_stats_clear(stats, true);
+			return 0;
+		}
+		fresh = func_duration_stats_create(stats->max);
+		if (!fresh)
+			return -ENOMEM;
+		func_duration_stats_clear(fresh, true);
+		fresh->running = true;
+		rcu_assign_pointer(tr->func_duration_stats, fresh);
+	}
+	func_duration_synchronize();
+	func_duration_stats_destroy(stats);
+
+	return 0;
 }
 
 static int func_duration_seq_open(struct inode *inode, struct file *filp,
@@ -856,8 +878,13 @@ static int func_duration_seq_release(struct inode *inode, struct file *filp)
 	struct trace_array *tr = snap->tr;
 	unsigned int i;
 
-	if (snap->reset_on_release)
-		func_duration_reset(tr);
+	if (snap->reset_on_release && func_duration_reset(tr)) {
+		char none[] = "";
+
+		/* The truncation took effect at open: say that it failed. */
+		func_duration_log_input_err(tr, "stats", none,
+					    FUNC_DURATION_ERR_NOMEM);
+	}
 	for (i = 0; i < snap->nr_rows; i++)
 		kfree(snap->rows[i].name);
 	kvfree(snap->rows);
@@ -901,8 +928,13 @@ static ssize_t func_duration_stats_write(struct file *filp,
 		return ret;
 	}
 
-	func_duration_reset(snap->tr);
 	snap->reset_on_release = false;
+	ret = func_duration_reset(snap->tr);
+	if (ret) {
+		func_duration_log_input_err(snap->tr, "stats", buf,
+					    FUNC_DURATION_ERR_NOMEM);
+		return ret;
+	}
 	*ppos += cnt;
 
 	return cnt;
@@ -1071,9 +1103,12 @@ void func_duration_stats_init_tracefs(struct trace_array *tr,
 			  &stats_max_fops);
 }
 
-/* Give the rows of @mod's functions their names, and retire them. */
+/*
+ * Give the rows of @mod's functions their names, and retire them; only
+ * those of its init functions if @init.
+ */
 static void func_duration_stats_unload(struct func_duration_stats *stats,
-				       struct module *mod)
+				       struct module *mod, bool init)
 {
 	unsigned int nr = func_duration_stats_nr_rows(stats);
 	unsigned long func;
@@ -1081,7 +1116,7 @@ static void func_duration_stats_unload(struct func_duration_stats *stats,
 
 	for (i = 0; i < nr; i++) {
 		func = READ_ONCE(stats->funcs[i]);
-		if (!within_module(func, mod))
+		if (init ? !within_module_init(func, mod) : !within_module(func, mod))
 			continue;
 		if (!stats->names) {
 			stats->names = kvcalloc(stats->max, sizeof(*stats->names),
@@ -1095,22 +1130,27 @@ static void func_duration_stats_unload(struct func_duration_stats *stats,
 }
 
 /*
- * The rows of a module's functions outlive the module: name them while
- * its symbols are still there.
+ * The rows of a module's functions outlive the module, and those of its
+ * init functions outlive its init text: name them while their symbols
+ * are still there (a live module's init text is freed after the
+ * notifiers ran).
  */
 static int func_duration_module_notify(struct notifier_block *nb,
 				       unsigned long state, void *data)
 {
+	struct func_duration_stats *stats;
 	struct trace_array *tr;
 
-	if (state != MODULE_STATE_GOING)
+	if (state != MODULE_STATE_GOING && state != MODULE_STATE_LIVE)
 		return NOTIFY_DONE;
 
 	mutex_lock(&trace_types_lock);
 	mutex_lock(&func_duration_stats_mutex);
 	list_for_each_entry(tr, &ftrace_trace_arrays, list) {
-		if (tr->func_duration_stats)
-			func_duration_stats_unload(tr->func_duration_stats, data);
+		stats = func_duration_stats_locked(tr);
+		if (stats)
+			func_duration_stats_unload(stats, data,
+						   state == MODULE_STATE_LIVE);
 	}
 	mutex_unlock(&func_duration_stats_mutex);
 	mutex_unlock(&trace_types_lock);
