@@ -182,6 +182,10 @@ int func_duration_stats_start(struct trace_array *tr);
 void func_duration_stats_stop(struct trace_array *tr);
 int func_duration_stats_row(struct func_duration_stats *stats,
 			    unsigned long func);
+#if IS_ENABLED(CONFIG_KUNIT)
+void func_duration_stats_claiming(struct func_duration_stats *stats,
+				  unsigned long func);
+#endif
 void func_duration_stats_drop_no_stack(struct func_duration_stats *stats);
 void func_duration_stats_drop_unordered(struct func_duration_stats *stats);
 void func_duration_stats_init_tracefs(struct trace_array *tr,

@@ -15,6 +15,8 @@
  * tracer is stopped. The counters of a row are per CPU and updated with
  * local ops, which are safe against interrupts and NMIs on the same CPU.
  */
+#include <kunit/static_stub.h>
+#include <kunit/visibility.h>
 #include <linux/hash.h>
 #include <linux/log2.h>
 #include <linux/math64.h>
@@ -215,6 +217,25 @@ u64 func_duration_stddev(const u64 *buckets, u64 min, u64 max, u64 mean)
  */
 
 /**
+ * func_duration_stats_claiming - a KUnit hook inside a row claim
+ * @stats: the statistics of the instance
+ * @func: the function whose row is being claimed
+ *
+ * Called while a context claims a row for @func, in the window where
+ * another context may claim the same function, so that a test can hold
+ * the window open. Compiled out without CONFIG_KUNIT.
+ */
+VISIBLE_IF_KUNIT void
+func_duration_stats_claiming(struct func_duration_stats *stats,
+			     unsigned long func)
+{
+	/* kunit_find_resource() takes a spinlock the NMI may have hit */
+	if (in_nmi())
+		return;
+	KUNIT_STATIC_STUB_REDIRECT(func_duration_stats_claiming, stats, func);
+}
+
+/**
  * func_duration_stats_row - find or claim the row of a function
  * @stats: the statistics of the instance
  * @func: the function
@@ -248,6 +269,7 @@ int func_duration_stats_row(struct func_duration_stats *stats,
 		} while (!atomic_try_cmpxchg(&stats->nr_funcs, &row, row + 1));
 
 		WRITE_ONCE(stats->funcs[row], func);
+		func_duration_stats_claiming(stats, func);
 		/* Fully ordered: the row's function is seen with the slot. */
 		slot = atomic_cmpxchg(&stats->slots[i], 0, row + 1);
 		if (!slot)
