@@ -1108,7 +1108,7 @@ static struct kunit_case func_duration_test_cases[] = {
 	KUNIT_CASE_PARAM(func_duration_stddev_test, stddev_gen_params),
 	KUNIT_CASE(func_duration_stddev_saturate_test),
 	KUNIT_CASE(func_duration_stddev_wide_test),
-	KUNIT_CASE(func_duration_concurrent_test),
+	KUNIT_CASE_SLOW(func_duration_concurrent_test),
 	KUNIT_CASE(func_duration_clock_test),
 	{}
 };
