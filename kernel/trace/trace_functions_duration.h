@@ -153,10 +153,18 @@ struct func_duration_counts {
 /* Calls that were seen but could not be counted, per CPU */
 struct func_duration_drops {
 	local_t		over_cap;	/* function beyond stats_max_functions */
-	unsigned long	nmi;		/* NMI, where the counters are not NMI safe */
+	unsigned long	nmi;		/* NMI: counters not NMI safe, or row pending */
 	local_t		no_stack;	/* no room for self time on the shadow stack */
 	local_t		unordered;	/* returned "before" it was called */
 };
+
+/*
+ * A slot of the hash table is claimed by the cmpxchg() of a function into
+ * slot_funcs[]; the claimer then publishes the row in slots[]. Until then
+ * slots[] holds 0, and FUNC_DURATION_SLOT_FULL if no row was left: the
+ * function's calls are counted as over the limit.
+ */
+#define FUNC_DURATION_SLOT_FULL		(-1)
 
 struct func_duration_stats {
 	unsigned int			max;		/* rows */
@@ -164,7 +172,8 @@ struct func_duration_stats {
 	atomic_t			nr_funcs;	/* rows claimed */
 	unsigned long			*funcs;		/* row -> function */
 	char				**names;	/* row -> name, once unloaded */
-	atomic_t			*slots;		/* hash -> row + 1 */
+	unsigned long			*slot_funcs;	/* hash -> function */
+	atomic_t			*slots;		/* hash -> row + 1, see above */
 	struct func_duration_counts	**rows;		/* per CPU: [max] */
 	struct func_duration_drops __percpu *drops;
 	size_t				bytes;		/* all of the above */
@@ -182,6 +191,10 @@ int func_duration_stats_start(struct trace_array *tr);
 void func_duration_stats_stop(struct trace_array *tr);
 int func_duration_stats_row(struct func_duration_stats *stats,
 			    unsigned long func);
+#if IS_ENABLED(CONFIG_KUNIT)
+void func_duration_stats_claiming(struct func_duration_stats *stats,
+				  unsigned long func);
+#endif
 void func_duration_stats_drop_no_stack(struct func_duration_stats *stats);
 void func_duration_stats_drop_unordered(struct func_duration_stats *stats);
 void func_duration_stats_init_tracefs(struct trace_array *tr,
@@ -197,14 +210,16 @@ void func_duration_synchronize(void);
  *
  * Called from the return callback with preemption disabled. Takes no
  * lock and allocates nothing: safe in any context, NMI included. Inline,
- * for a function whose row is in the first slot it hashes to; anything
- * else goes through func_duration_stats_row().
+ * for a function whose row is published in the first slot it hashes to;
+ * anything else goes through func_duration_stats_row(), which counts the
+ * calls it drops.
  */
 static __always_inline void
 func_duration_stats_add(struct func_duration_stats *stats, unsigned long func,
 			u64 duration, u64 self)
 {
 	struct func_duration_counts *c;
+	unsigned int h;
 	s64 old, new;
 	int slot, row;
 
@@ -219,15 +234,14 @@ func_duration_stats_add(struct func_duration_stats *stats, unsigned long func,
 		return;
 	}
 
-	slot = atomic_read(&stats->slots[hash_long(func, 32) & stats->hash_mask]);
-	if (likely(slot && READ_ONCE(stats->funcs[slot - 1]) == func))
+	h = hash_long(func, 32) & stats->hash_mask;
+	slot = atomic_read(&stats->slots[h]);
+	if (likely(READ_ONCE(stats->slot_funcs[h]) == func && slot > 0))
 		row = slot - 1;
 	else
 		row = func_duration_stats_row(stats, func);
-	if (unlikely(row < 0)) {
-		local_inc(&this_cpu_ptr(stats->drops)->over_cap);
+	if (unlikely(row < 0))
 		return;
-	}
 
 	c = &stats->rows[smp_processor_id()][row];
 	local64_inc(&c->calls);

@@ -6,6 +6,7 @@
  * deviation), the lock-free counting under concurrent callers, and the
  * clock that gives self times.
  */
+#include <kunit/static_stub.h>
 #include <kunit/test.h>
 #include <linux/bits.h>
 #include <linux/completion.h>
@@ -16,6 +17,7 @@
 #include <linux/limits.h>
 #include <linux/prandom.h>
 #include <linux/string.h>
+#include <linux/timekeeping.h>
 
 #include "trace.h"
 #include "trace_functions_duration.h"
@@ -738,24 +740,58 @@ static void func_duration_stddev_wide_test(struct kunit *test)
 }
 
 /*
- * Several threads on every CPU count calls of the same two functions at
- * once, as the return callback does, while the test reads them: no call
- * may be lost, each function must have a single row however many threads
- * claim it first, and min <= p50 <= max must hold at every read.
+ * More threads than CPUs count calls of the same functions at once, as
+ * the return callback does, into a table with exactly one row for each
+ * function, while the test reads it: no call may be lost, each function
+ * must have a single row however many threads claim it first, no row may
+ * be left unused, and min <= p50 <= max must hold at every read.
+ *
+ * Under QEMU's TCG, where a vCPU runs for many milliseconds at a time,
+ * two claims of one function never overlap by chance: before the others
+ * start, the holder thread has its claims of the first CONC_TRIALS
+ * functions held open (func_duration_stats_claiming()) until the racer
+ * thread, on another CPU, has counted a call of the same function, or
+ * for CONC_HOLD_NS.
  */
-#define CONC_CALLS	20000
-#define CONC_FUNC_A	0x1000UL
-#define CONC_FUNC_B	0x2000UL
+#define CONC_FUNCS	8
+#define CONC_CALLS	(CONC_FUNCS * 2500)
+#define CONC_TRIALS	2U
+#define CONC_HOLD_NS	NSEC_PER_SEC
+
+enum conc_role {
+	CONC_COUNTER,
+	CONC_HOLDER,
+	CONC_RACER,
+};
+
+struct conc_race {
+	struct func_duration_stats	*stats;
+	unsigned long			held;	/* whose claim is held */
+	unsigned long			counted; /* the racer's last call */
+	unsigned int			holds;
+	unsigned int			raced;	/* calls that returned meanwhile */
+	struct completion		start;	/* every thread is there */
+	struct completion		ready;	/* the trials are over */
+};
 
 struct conc_thread {
-	struct func_duration_stats	*stats;
+	struct kunit			*test;
+	struct conc_race		*race;
+	enum conc_role			role;
 	struct completion		*go;
 	unsigned int			seed;
-	u64				total;
-	u64				min;
-	u64				max;
+	u64				calls[CONC_FUNCS];
+	u64				total[CONC_FUNCS];
+	u64				min[CONC_FUNCS];
+	u64				max[CONC_FUNCS];
 	struct completion		done;
 };
+
+/* Made-up function addresses */
+static unsigned long conc_func(unsigned int f)
+{
+	return 0x1000UL * (f + 1);
+}
 
 /* 1..4096 ns, spread over the thread's calls */
 static u64 conc_duration(unsigned int seed, unsigned int i)
@@ -763,24 +799,78 @@ static u64 conc_duration(unsigned int seed, unsigned int i)
 	return ((seed + i) * 2654435761U) % 4096 + 1;
 }
 
+static void conc_count(struct conc_thread *t, unsigned int f, u64 d)
+{
+	preempt_disable();
+	func_duration_stats_add(t->race->stats, conc_func(f), d, d);
+	preempt_enable();
+	t->calls[f]++;
+	t->total[f] += d;
+	t->min[f] = min(t->min[f], d);
+	t->max[f] = max(t->max[f], d);
+}
+
+/* The static stub of func_duration_stats_claiming(), in the holder only */
+static void conc_hold_claim(struct func_duration_stats *stats,
+			    unsigned long func)
+{
+	struct conc_race *race = kunit_get_current_test()->priv;
+	u64 end = ktime_get_mono_fast_ns() + CONC_HOLD_NS;
+
+	if (stats != race->stats || race->holds >= CONC_TRIALS ||
+	    func != conc_func(race->holds))
+		return;
+
+	WRITE_ONCE(race->held, func);
+	while (READ_ONCE(race->counted) != func &&
+	       ktime_get_mono_fast_ns() < end)
+		cpu_relax();
+	if (READ_ONCE(race->counted) == func)
+		race->raced++;
+	race->holds++;
+}
+
+/* The racer: one call of each held function, from another CPU */
+static void conc_race_claims(struct conc_thread *t)
+{
+	struct conc_race *race = t->race;
+	unsigned int f;
+	u64 end;
+
+	for (f = 0; f < CONC_TRIALS; f++) {
+		end = ktime_get_mono_fast_ns() + 2 * CONC_HOLD_NS;
+		while (READ_ONCE(race->held) != conc_func(f)) {
+			if (ktime_get_mono_fast_ns() > end)
+				return;
+			cond_resched();
+			cpu_relax();
+		}
+		conc_count(t, f, conc_duration(t->seed, f));
+		WRITE_ONCE(race->counted, conc_func(f));
+	}
+}
+
 static int conc_counter(void *data)
 {
 	struct conc_thread *t = data;
 	unsigned int i;
-	u64 d;
+
+	if (t->role != CONC_COUNTER)
+		wait_for_completion(&t->race->start);
+	if (t->role == CONC_HOLDER) {
+		/* Only this thread's claims are redirected to conc_hold_claim(). */
+		current->kunit_test = t->test;
+		for (i = 0; i < CONC_TRIALS; i++)
+			conc_count(t, i, conc_duration(t->seed, i));
+		current->kunit_test = NULL;
+		complete(&t->race->ready);
+	} else if (t->role == CONC_RACER) {
+		conc_race_claims(t);
+	}
 
 	wait_for_completion(t->go);
 	for (i = 0; i < CONC_CALLS; i++) {
-		d = conc_duration(t->seed, i);
-		preempt_disable();
-		func_duration_stats_add(t->stats, i & 1 ? CONC_FUNC_B : CONC_FUNC_A,
-					d, d);
-		preempt_enable();
-		if (!(i & 1)) {
-			t->total += d;
-			t->min = min(t->min, d);
-			t->max = max(t->max, d);
-		}
+		conc_count(t, i % CONC_FUNCS, conc_duration(t->seed, i));
 		if (!(i % 1024))
 			cond_resched();
 	}
@@ -790,31 +880,48 @@ static int conc_counter(void *data)
 
 static void func_duration_concurrent_test(struct kunit *test)
 {
-	unsigned int cpus = num_online_cpus(), nr = 2 * cpus, started, i;
-	u64 total = 0, min = U64_MAX, max = 0, last = 0, p50, buckets;
+	unsigned int cpus = num_online_cpus(), nr = 2 * cpus + 1, started, i, f;
+	u64 calls, total, min, max, last = 0, p50, buckets;
+	u64 over_cap = 0, nmi = 0, no_stack = 0, unordered = 0;
 	struct func_duration_stats *stats;
+	unsigned int reads = 0, unused = 0;
 	struct func_duration_row *row;
 	struct task_struct *task;
+	struct conc_race *race;
 	struct completion *go;
 	struct conc_thread *t;
-	unsigned int reads = 0;
 	bool running = true;
+	int cpu;
 
 	row = kunit_kzalloc(test, sizeof(*row), GFP_KERNEL);
 	t = kunit_kcalloc(test, nr, sizeof(*t), GFP_KERNEL);
 	go = kunit_kzalloc(test, sizeof(*go), GFP_KERNEL);
+	race = kunit_kzalloc(test, sizeof(*race), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, row);
 	KUNIT_ASSERT_NOT_NULL(test, t);
 	KUNIT_ASSERT_NOT_NULL(test, go);
-	stats = func_duration_stats_create(16);
+	KUNIT_ASSERT_NOT_NULL(test, race);
+	/* Room for every function, and not one row more */
+	stats = func_duration_stats_create(CONC_FUNCS);
 	KUNIT_ASSERT_NOT_NULL(test, stats);
 	init_completion(go);
+	init_completion(&race->start);
+	init_completion(&race->ready);
+	race->stats = stats;
+	test->priv = race;
+	kunit_activate_static_stub(test, func_duration_stats_claiming,
+				   conc_hold_claim);
 
+	/* Thread 0, the holder, and 1, the racer, are on different CPUs. */
 	for (started = 0; started < nr; started++) {
-		t[started].stats = stats;
+		t[started].test = test;
+		t[started].race = race;
+		t[started].role = started == 0 ? CONC_HOLDER :
+				  started == 1 ? CONC_RACER : CONC_COUNTER;
 		t[started].go = go;
 		t[started].seed = started * 7919;
-		t[started].min = U64_MAX;
+		for (f = 0; f < CONC_FUNCS; f++)
+			t[started].min[f] = U64_MAX;
 		init_completion(&t[started].done);
 		task = kthread_create_on_cpu(conc_counter, &t[started],
 					     cpumask_nth(started % cpus,
@@ -824,6 +931,9 @@ static void func_duration_concurrent_test(struct kunit *test)
 			break;
 		wake_up_process(task);
 	}
+	complete_all(&race->start);
+	if (started)
+		wait_for_completion(&race->ready);
 	complete_all(go);
 	KUNIT_EXPECT_EQ(test, started, nr);
 
@@ -831,7 +941,7 @@ static void func_duration_concurrent_test(struct kunit *test)
 		running = false;
 		for (i = 0; i < started; i++)
 			running |= !completion_done(&t[i].done);
-		if (!func_duration_stats_sum(stats, CONC_FUNC_A, row))
+		if (!func_duration_stats_sum(stats, conc_func(0), row))
 			continue;
 		reads++;
 		KUNIT_EXPECT_GE(test, row->calls, last);
@@ -842,28 +952,67 @@ static void func_duration_concurrent_test(struct kunit *test)
 		KUNIT_EXPECT_LE(test, p50, row->max);
 		usleep_range(100, 200);
 	}
-
-	for (i = 0; i < started; i++) {
+	for (i = 0; i < started; i++)
 		wait_for_completion(&t[i].done);
-		total += t[i].total;
-		min = min(min, t[i].min);
-		max = max(max, t[i].max);
+
+	KUNIT_EXPECT_EQ(test, race->holds, CONC_TRIALS);
+	/* A call must wait for the row of a claim pending on another CPU. */
+	KUNIT_EXPECT_EQ_MSG(test, race->raced, 0U,
+			    "calls returned while their function's claim was held");
+
+	for (f = 0; f < CONC_FUNCS; f++) {
+		calls = 0;
+		total = 0;
+		min = U64_MAX;
+		max = 0;
+		for (i = 0; i < started; i++) {
+			calls += t[i].calls[f];
+			total += t[i].total[f];
+			min = min(min, t[i].min[f]);
+			max = max(max, t[i].max[f]);
+		}
+		/* The trials' calls come on top of the threads' own. */
+		KUNIT_EXPECT_EQ_MSG(test, calls,
+				    (u64)started * CONC_CALLS / CONC_FUNCS +
+				    (f < CONC_TRIALS ? 2 : 0),
+				    "the threads' calls of function %u", f);
+
+		memset(row, 0, sizeof(*row));
+		KUNIT_EXPECT_EQ_MSG(test, func_duration_stats_sum(stats, conc_func(f), row),
+				    1U, "rows of function %u", f);
+		KUNIT_EXPECT_EQ_MSG(test, row->calls, calls, "function %u", f);
+		KUNIT_EXPECT_EQ_MSG(test, row->total, total, "function %u", f);
+		KUNIT_EXPECT_EQ_MSG(test, row->self, total, "function %u", f);
+		KUNIT_EXPECT_EQ_MSG(test, row->min, min, "function %u", f);
+		KUNIT_EXPECT_EQ_MSG(test, row->max, max, "function %u", f);
+		for (i = 0, buckets = 0; i < FUNC_DURATION_NR_BUCKETS; i++)
+			buckets += row->buckets[i];
+		KUNIT_EXPECT_EQ_MSG(test, buckets, row->calls, "function %u", f);
 	}
 
-	KUNIT_EXPECT_EQ(test, func_duration_stats_sum(stats, CONC_FUNC_B, row), 1U);
-	KUNIT_EXPECT_EQ(test, row->calls, (u64)started * CONC_CALLS / 2);
-	KUNIT_EXPECT_EQ(test, func_duration_stats_sum(stats, CONC_FUNC_A, row), 1U);
-	KUNIT_EXPECT_EQ(test, row->calls, (u64)started * CONC_CALLS / 2);
-	KUNIT_EXPECT_EQ(test, row->total, total);
-	KUNIT_EXPECT_EQ(test, row->self, total);
-	KUNIT_EXPECT_EQ(test, row->min, min);
-	KUNIT_EXPECT_EQ(test, row->max, max);
-	for (i = 0, buckets = 0; i < FUNC_DURATION_NR_BUCKETS; i++)
-		buckets += row->buckets[i];
-	KUNIT_EXPECT_EQ(test, buckets, row->calls);
-	kunit_info(test, "%u threads on %u CPUs, %llu calls, %u reads while counting\n",
-		   started, cpus, (u64)started * CONC_CALLS, reads);
+	KUNIT_EXPECT_EQ(test, atomic_read(&stats->nr_funcs), CONC_FUNCS);
+	for (i = 0; i < min_t(unsigned int, atomic_read(&stats->nr_funcs),
+			      stats->max); i++)
+		unused += !READ_ONCE(stats->funcs[i]);
+	KUNIT_EXPECT_EQ_MSG(test, unused, 0U, "rows claimed and left unused");
+	for_each_possible_cpu(cpu) {
+		struct func_duration_drops *d = per_cpu_ptr(stats->drops, cpu);
 
+		over_cap += local_read(&d->over_cap);
+		nmi += READ_ONCE(d->nmi);
+		no_stack += local_read(&d->no_stack);
+		unordered += local_read(&d->unordered);
+	}
+	KUNIT_EXPECT_EQ(test, over_cap, 0ULL);
+	KUNIT_EXPECT_EQ(test, nmi, 0ULL);
+	KUNIT_EXPECT_EQ(test, no_stack, 0ULL);
+	KUNIT_EXPECT_EQ(test, unordered, 0ULL);
+
+	kunit_info(test, "%u threads on %u CPUs, %llu calls of %u functions, %u claims held, %u reads while counting\n",
+		   started, cpus, (u64)started * CONC_CALLS + 2 * CONC_TRIALS,
+		   CONC_FUNCS, race->holds, reads);
+
+	kunit_deactivate_static_stub(test, func_duration_stats_claiming);
 	func_duration_stats_destroy(stats);
 }
 
@@ -959,7 +1108,7 @@ static struct kunit_case func_duration_test_cases[] = {
 	KUNIT_CASE_PARAM(func_duration_stddev_test, stddev_gen_params),
 	KUNIT_CASE(func_duration_stddev_saturate_test),
 	KUNIT_CASE(func_duration_stddev_wide_test),
-	KUNIT_CASE(func_duration_concurrent_test),
+	KUNIT_CASE_SLOW(func_duration_concurrent_test),
 	KUNIT_CASE(func_duration_clock_test),
 	{}
 };

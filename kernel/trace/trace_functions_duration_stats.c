@@ -11,10 +11,13 @@
  *
  * Functions are mapped to rows by one open-addressing hash table per
  * instance, shared by all CPUs: a function's slot is claimed once with
- * cmpxchg() and never changes until the statistics are cleared while the
- * tracer is stopped. The counters of a row are per CPU and updated with
+ * cmpxchg() of its address, and only the claimer takes a row for it; the
+ * slot never changes until the statistics are cleared while the tracer
+ * is stopped. The counters of a row are per CPU and updated with
  * local ops, which are safe against interrupts and NMIs on the same CPU.
  */
+#include <kunit/static_stub.h>
+#include <kunit/visibility.h>
 #include <linux/hash.h>
 #include <linux/log2.h>
 #include <linux/math64.h>
@@ -222,51 +225,130 @@ u64 func_duration_stddev(const u64 *buckets, u64 min, u64 max, u64 mean)
  */
 
 /**
+ * func_duration_stats_claiming - a KUnit hook inside a row claim
+ * @stats: the statistics of the instance
+ * @func: the function whose row is being claimed
+ *
+ * Called while a context claims a row for @func, in the window where
+ * another context may claim the same function, so that a test can hold
+ * the window open. Compiled out without CONFIG_KUNIT.
+ */
+VISIBLE_IF_KUNIT void
+func_duration_stats_claiming(struct func_duration_stats *stats,
+			     unsigned long func)
+{
+	/* kunit_find_resource() takes a spinlock the NMI may have hit */
+	if (in_nmi())
+		return;
+	KUNIT_STATIC_STUB_REDIRECT(func_duration_stats_claiming, stats, func);
+}
+
+/*
+ * Claim slot @i for @func and publish its row, or FUNC_DURATION_SLOT_FULL
+ * if no row is left. Interrupts stay off from the claim to the
+ * publication: see func_duration_stats_wait().
+ *
+ * Return: 0 if the slot was claimed, else the function that holds it.
+ */
+static unsigned long
+func_duration_stats_claim(struct func_duration_stats *stats, unsigned int i,
+			  unsigned long func)
+{
+	unsigned long flags, owner;
+	int row;
+
+	local_irq_save(flags);
+	owner = cmpxchg(&stats->slot_funcs[i], 0, func);
+	if (!owner) {
+		func_duration_stats_claiming(stats, func);
+		row = atomic_read(&stats->nr_funcs);
+		do {
+			if (row >= stats->max)
+				break;
+		} while (!atomic_try_cmpxchg(&stats->nr_funcs, &row, row + 1));
+
+		if (row < stats->max) {
+			WRITE_ONCE(stats->funcs[row], func);
+			/* The row's function is seen with the slot. */
+			atomic_set_release(&stats->slots[i], row + 1);
+		} else {
+			atomic_set_release(&stats->slots[i],
+					   FUNC_DURATION_SLOT_FULL);
+		}
+	}
+	local_irq_restore(flags);
+
+	return owner;
+}
+
+/*
+ * The row of slot @i, which @func holds, once it is published. This
+ * cannot deadlock: the claimer has interrupts off until it publishes, so
+ * only an NMI can run on its CPU meanwhile, and an NMI does not wait;
+ * everything else waits for a claimer on another CPU, which itself waits
+ * for nothing.
+ */
+static int func_duration_stats_wait(struct func_duration_stats *stats,
+				    unsigned int i, unsigned long func)
+{
+	int slot;
+
+	for (;;) {
+		slot = atomic_read_acquire(&stats->slots[i]);
+		if (slot)
+			break;
+		if (in_nmi()) {
+			/* Only NMIs write it, and they do not nest. */
+			this_cpu_ptr(stats->drops)->nmi++;
+			return -1;
+		}
+		/* The slot was cleared or retired meanwhile. */
+		if (READ_ONCE(stats->slot_funcs[i]) != func)
+			break;
+		cpu_relax();
+	}
+	if (slot > 0)
+		return slot - 1;
+
+	local_inc(&this_cpu_ptr(stats->drops)->over_cap);
+	return -1;
+}
+
+/**
  * func_duration_stats_row - find or claim the row of a function
  * @stats: the statistics of the instance
  * @func: the function
  *
  * The slow path of func_duration_stats_add(): takes no lock and
- * allocates nothing, safe in any context.
+ * allocates nothing, safe in any context. Only the context that claims
+ * a function's slot takes a row for it; the others wait for that row.
  *
- * Return: the row of @func, claimed if new; -1 if the table is full.
+ * Return: the row of @func, claimed if new; -1 if the call is dropped,
+ * counted as over the function limit or in NMI.
  */
 int func_duration_stats_row(struct func_duration_stats *stats,
 			    unsigned long func)
 {
 	unsigned int i = hash_long(func, 32) & stats->hash_mask;
+	unsigned long owner;
 	unsigned int probes;
-	int slot, row;
 
 	/* At most a quarter of the slots are used: a free one ends the probing. */
 	for (probes = 0; probes <= stats->hash_mask; probes++) {
-		slot = atomic_read(&stats->slots[i]);
-		if (slot) {
-			if (READ_ONCE(stats->funcs[slot - 1]) == func)
-				return slot - 1;
-			i = (i + 1) & stats->hash_mask;
-			continue;
+		owner = READ_ONCE(stats->slot_funcs[i]);
+		if (!owner) {
+			/* Over the limit, a new function takes no slot. */
+			if (atomic_read(&stats->nr_funcs) >= stats->max)
+				break;
+			/* 0 when this context claimed it */
+			owner = func_duration_stats_claim(stats, i, func) ?: func;
 		}
-
-		row = atomic_read(&stats->nr_funcs);
-		do {
-			if (row >= stats->max)
-				return -1;
-		} while (!atomic_try_cmpxchg(&stats->nr_funcs, &row, row + 1));
-
-		WRITE_ONCE(stats->funcs[row], func);
-		/* Fully ordered: the row's function is seen with the slot. */
-		slot = atomic_cmpxchg(&stats->slots[i], 0, row + 1);
-		if (!slot)
-			return row;
-
-		/* Another context took this slot first: the row stays unused. */
-		WRITE_ONCE(stats->funcs[row], 0);
-		if (READ_ONCE(stats->funcs[slot - 1]) == func)
-			return slot - 1;
+		if (owner == func)
+			return func_duration_stats_wait(stats, i, func);
 		i = (i + 1) & stats->hash_mask;
 	}
 
+	local_inc(&this_cpu_ptr(stats->drops)->over_cap);
 	return -1;
 }
 
@@ -338,6 +420,7 @@ void func_duration_stats_destroy(struct func_duration_stats *stats)
 	}
 	free_percpu(stats->drops);
 	kvfree(stats->slots);
+	kvfree(stats->slot_funcs);
 	kvfree(stats->funcs);
 	func_duration_stats_forget_names(stats);
 	kvfree(stats->names);
@@ -366,9 +449,12 @@ struct func_duration_stats *func_duration_stats_create(unsigned int max)
 	stats->hash_mask = roundup_pow_of_two(max * 4) - 1;
 	stats->funcs = kvcalloc(max, sizeof(*stats->funcs), gfp);
 	stats->slots = kvcalloc(stats->hash_mask + 1, sizeof(*stats->slots), gfp);
+	stats->slot_funcs = kvcalloc(stats->hash_mask + 1,
+				     sizeof(*stats->slot_funcs), gfp);
 	stats->rows = kcalloc(nr_cpu_ids, sizeof(*stats->rows), gfp);
 	stats->drops = alloc_percpu_gfp(struct func_duration_drops, gfp);
-	if (!stats->funcs || !stats->slots || !stats->rows || !stats->drops)
+	if (!stats->funcs || !stats->slots || !stats->slot_funcs ||
+	    !stats->rows || !stats->drops)
 		goto fail;
 
 	for_each_possible_cpu(cpu) {
@@ -379,7 +465,8 @@ struct func_duration_stats *func_duration_stats_create(unsigned int max)
 	}
 
 	stats->bytes = sizeof(*stats) + max * sizeof(*stats->funcs) +
-		       (stats->hash_mask + 1) * sizeof(*stats->slots) +
+		       (stats->hash_mask + 1) * (sizeof(*stats->slots) +
+						  sizeof(*stats->slot_funcs)) +
 		       nr_cpu_ids * sizeof(*stats->rows) +
 		       num_possible_cpus() * (max * sizeof(**stats->rows) +
 					      sizeof(*stats->drops));
@@ -407,6 +494,8 @@ static void func_duration_stats_clear(struct func_duration_stats *stats,
 		memset(stats->funcs, 0, stats->max * sizeof(*stats->funcs));
 		memset(stats->slots, 0,
 		       (stats->hash_mask + 1) * sizeof(*stats->slots));
+		memset(stats->slot_funcs, 0,
+		       (stats->hash_mask + 1) * sizeof(*stats->slot_funcs));
 		atomic_set(&stats->nr_funcs, 0);
 	}
 	stats->start_ns = ktime_get_mono_fast_ns();
@@ -1126,6 +1215,12 @@ static void func_duration_stats_unload(struct func_duration_stats *stats,
 		}
 		stats->names[i] = kasprintf(GFP_KERNEL, "%ps", (void *)func);
 		WRITE_ONCE(stats->funcs[i], FUNC_DURATION_UNLOADED);
+	}
+	/* Code loaded later at these addresses gets slots of its own. */
+	for (i = 0; i <= stats->hash_mask; i++) {
+		func = READ_ONCE(stats->slot_funcs[i]);
+		if (init ? within_module_init(func, mod) : within_module(func, mod))
+			WRITE_ONCE(stats->slot_funcs[i], FUNC_DURATION_UNLOADED);
 	}
 }
 
