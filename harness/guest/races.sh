@@ -53,46 +53,42 @@ calls_of() { # stats file: the CALLS of $F
 	awk -v f="$F" '$NF == f { print $1 }' "$1"
 }
 
-# 1. echo 0 > stats while running, in an instance.
+# With the victim held, run the command in instance (or top level) $1,
+# then make $CALLS getppid() calls: those, and only those, must be
+# counted in its statistics.
+count_after() { # dir what command...
+	d=$1 what=$2
+	shift 2
+	hold_victim
+	"$@"
+	$FDB getppid $CALLS > /dev/null
+	wait $victim
+	n=$(calls_of $d/function_duration/stats)
+	echo "races: $what: held $held, $F calls after it: $n of $CALLS"
+	[ "$held" = 1 ] && [ "$n" = $CALLS ]
+	result "calls after a $what are counted exactly once" $?
+}
+reset_stats() { echo 0 > $1/function_duration/stats; }
+restart() {
+	echo nop > $1/current_tracer
+	echo function_duration > $1/current_tracer
+}
+
+# 1-3. A statistics reset while running and a tracer restart in an
+# instance (its gops is allocated), a restart at the top level (static).
 mkdir instances/race
 echo "$F" > instances/race/set_ftrace_filter
 echo function_duration > instances/race/current_tracer
-hold_victim
-echo 0 > instances/race/function_duration/stats
-$FDB getppid $CALLS > /dev/null
-wait $victim
-n=$(calls_of instances/race/function_duration/stats)
-echo "races: reset: held $held, $F calls after the reset: $n of $CALLS"
-[ "$held" = 1 ] && [ "$n" = $CALLS ]
-result "calls after a statistics reset are counted exactly once" $?
-
-# 2. A tracer restart in the instance (its gops is allocated).
-hold_victim
-echo nop > instances/race/current_tracer
-echo function_duration > instances/race/current_tracer
-$FDB getppid $CALLS > /dev/null
-wait $victim
-n=$(calls_of instances/race/function_duration/stats)
-echo "races: restart in an instance: held $held, $F calls: $n of $CALLS"
-[ "$held" = 1 ] && [ "$n" = $CALLS ]
-result "calls after a restart in an instance are counted exactly once" $?
+count_after instances/race "statistics reset" reset_stats instances/race
+count_after instances/race "restart in an instance" restart instances/race
 echo nop > instances/race/current_tracer
 rmdir instances/race
-
-# 3. A tracer restart at the top level (its gops is static).
 echo "$F" > set_ftrace_filter
 echo function_duration > current_tracer
-hold_victim
-echo nop > current_tracer
-echo function_duration > current_tracer
-$FDB getppid $CALLS > /dev/null
-wait $victim
-n=$(calls_of function_duration/stats)
-echo "races: restart at the top level: held $held, $F calls: $n of $CALLS"
-[ "$held" = 1 ] && [ "$n" = $CALLS ]
-result "calls after a restart at the top level are counted exactly once" $?
+count_after . "restart at the top level" restart .
 echo nop > current_tracer
 echo > set_ftrace_filter
+
 # 4. rmdir of an instance whose function_duration callback is held (last:
 # without the fix it is a use after free).
 mkdir instances/race
