@@ -140,14 +140,19 @@ static inline u64 func_duration_clock_return(unsigned long *task_var,
 	return children;
 }
 
-/* One function on one CPU */
+/*
+ * One function on one CPU: 576 bytes with 64-bit longs. A bucket has 32
+ * bits (atomic_t: an increment safe against interrupts and NMIs on this
+ * CPU, on every architecture) and wraps after 2^32 calls of one function
+ * in one bucket on one CPU; the other counters have 64.
+ */
 struct func_duration_counts {
 	local64_t	calls;
 	local64_t	total;
 	local64_t	self;
 	local64_t	min_inv;	/* ~min: zeroed memory means no call yet */
 	local64_t	max;
-	local_t		buckets[FUNC_DURATION_NR_BUCKETS];
+	atomic_t	buckets[FUNC_DURATION_NR_BUCKETS];
 };
 
 /* Calls that were seen but could not be counted, per CPU */
@@ -227,7 +232,7 @@ func_duration_stats_add(struct func_duration_stats *stats, unsigned long func,
 	local64_inc(&c->calls);
 	local64_add(duration, &c->total);
 	local64_add(self, &c->self);
-	local_inc(&c->buckets[func_duration_bucket(duration)]);
+	atomic_inc(&c->buckets[func_duration_bucket(duration)]);
 
 	new = ~duration;
 	old = local64_read(&c->min_inv);

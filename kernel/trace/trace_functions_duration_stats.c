@@ -13,7 +13,8 @@
  * instance, shared by all CPUs: a function's slot is claimed once with
  * cmpxchg() and never changes until the statistics are cleared while the
  * tracer is stopped. The counters of a row are per CPU and updated with
- * local ops, which are safe against interrupts and NMIs on the same CPU.
+ * local ops and per-CPU atomics, which are safe against interrupts and
+ * NMIs on the same CPU.
  */
 #include <linux/hash.h>
 #include <linux/log2.h>
@@ -540,7 +541,7 @@ static void func_duration_row_sum(struct func_duration_stats *stats,
 		min_inv = max_t(u64, min_inv, local64_read(&c->min_inv));
 		row->max = max_t(u64, row->max, local64_read(&c->max));
 		for (b = 0; b < FUNC_DURATION_NR_BUCKETS; b++)
-			row->buckets[b] += local_read(&c->buckets[b]);
+			row->buckets[b] += (u32)atomic_read(&c->buckets[b]);
 	}
 	row->min = ~min_inv;
 	/* A reset racing with a call can leave min above max. */
