@@ -10,6 +10,7 @@
 #include <linux/atomic.h>
 #include <linux/bits.h>
 #include <linux/hash.h>
+#include <linux/list.h>
 #include <linux/log2.h>
 #include <linux/percpu.h>
 #include <linux/preempt.h>
@@ -155,12 +156,17 @@ struct func_duration_counts {
 	atomic_t	buckets[FUNC_DURATION_NR_BUCKETS];
 };
 
+/* The rows of a CPU are allocated in chunks: 64 are 9 pages with 64-bit longs. */
+#define FUNC_DURATION_CHUNK_SHIFT	6
+#define FUNC_DURATION_CHUNK_ROWS	BIT(FUNC_DURATION_CHUNK_SHIFT)
+
 /* Calls that were seen but could not be counted, per CPU */
 struct func_duration_drops {
 	local_t		over_cap;	/* function beyond stats_max_functions */
 	unsigned long	nmi;		/* NMI, where cmpxchg is not NMI safe */
 	local_t		no_stack;	/* no room for self time on the shadow stack */
 	local_t		unordered;	/* returned "before" it was called */
+	local_t		no_mem;		/* its row not allocated on this CPU yet */
 };
 
 struct func_duration_stats {
@@ -170,9 +176,12 @@ struct func_duration_stats {
 	unsigned long			*funcs;		/* row -> function */
 	char				**names;	/* row -> name, once unloaded */
 	atomic_t			*slots;		/* hash -> row + 1 */
-	struct func_duration_counts	**rows;		/* per CPU: [max] */
+	/* per CPU: row / FUNC_DURATION_CHUNK_ROWS -> chunk, or NULL */
+	struct func_duration_counts * __percpu *chunks;
 	struct func_duration_drops __percpu *drops;
-	size_t				bytes;		/* all of the above */
+	atomic_long_t			bytes;		/* all of the above */
+	unsigned int			nr_chunks;	/* allocated per online CPU */
+	struct list_head		list;		/* in the live statistics */
 	u64				start_ns;
 	u64				stop_ns;
 	bool				running;
@@ -189,6 +198,7 @@ int func_duration_stats_row(struct func_duration_stats *stats,
 			    unsigned long func);
 void func_duration_stats_drop_no_stack(struct func_duration_stats *stats);
 void func_duration_stats_drop_unordered(struct func_duration_stats *stats);
+void func_duration_stats_drop_no_mem(struct func_duration_stats *stats);
 void func_duration_stats_init_tracefs(struct trace_array *tr,
 				      struct dentry *dir);
 
@@ -202,13 +212,14 @@ void func_duration_stats_init_tracefs(struct trace_array *tr,
  * Called from the return callback with preemption disabled. Takes no
  * lock and allocates nothing: safe in any context, NMI included. Inline,
  * for a function whose row is in the first slot it hashes to; anything
- * else goes through func_duration_stats_row().
+ * else goes through func_duration_stats_row(). A row not allocated on
+ * this CPU yet goes through func_duration_stats_drop_no_mem().
  */
 static __always_inline void
 func_duration_stats_add(struct func_duration_stats *stats, unsigned long func,
 			u64 duration, u64 self)
 {
-	struct func_duration_counts *c;
+	struct func_duration_counts *c, *chunk;
 	s64 old, new;
 	int slot, row;
 
@@ -228,7 +239,17 @@ func_duration_stats_add(struct func_duration_stats *stats, unsigned long func,
 		return;
 	}
 
-	c = &stats->rows[smp_processor_id()][row];
+	/*
+	 * Published with smp_store_release() once zeroed; this_cpu_read() is
+	 * a READ_ONCE(), and the counters are reached through its result.
+	 */
+	chunk = this_cpu_read(stats->chunks[(unsigned int)row >>
+					    FUNC_DURATION_CHUNK_SHIFT]);
+	if (unlikely(!chunk)) {
+		func_duration_stats_drop_no_mem(stats);
+		return;
+	}
+	c = &chunk[row & (FUNC_DURATION_CHUNK_ROWS - 1)];
 	local64_inc(&c->calls);
 	local64_add(duration, &c->total);
 	local64_add(self, &c->self);
