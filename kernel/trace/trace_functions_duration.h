@@ -10,12 +10,14 @@
 #include <linux/atomic.h>
 #include <linux/bits.h>
 #include <linux/hash.h>
+#include <linux/irq_work.h>
 #include <linux/list.h>
 #include <linux/log2.h>
 #include <linux/percpu.h>
 #include <linux/preempt.h>
 #include <linux/smp.h>
 #include <linux/types.h>
+#include <linux/workqueue.h>
 #include <asm/local.h>
 #include <asm/local64.h>
 
@@ -156,7 +158,10 @@ struct func_duration_counts {
 	atomic_t	buckets[FUNC_DURATION_NR_BUCKETS];
 };
 
-/* The rows of a CPU are allocated in chunks: 64 are 9 pages with 64-bit longs. */
+/*
+ * The rows of a CPU are allocated in chunks, as functions are claimed:
+ * 64 rows are 9 pages with 64-bit longs.
+ */
 #define FUNC_DURATION_CHUNK_SHIFT	6
 #define FUNC_DURATION_CHUNK_ROWS	BIT(FUNC_DURATION_CHUNK_SHIFT)
 
@@ -182,12 +187,16 @@ struct func_duration_stats {
 	atomic_long_t			bytes;		/* all of the above */
 	unsigned int			nr_chunks;	/* allocated per online CPU */
 	struct list_head		list;		/* in the live statistics */
+	struct irq_work			grow_irq;	/* the counting needs rows */
+	struct work_struct		grow_work;	/* which this allocates */
 	u64				start_ns;
 	u64				stop_ns;
 	bool				running;
 };
 
-struct func_duration_stats *func_duration_stats_create(unsigned int max);
+struct func_duration_stats *func_duration_stats_create(unsigned int max,
+						       unsigned int nr_funcs);
+void func_duration_stats_flush(struct func_duration_stats *stats);
 void func_duration_stats_destroy(struct func_duration_stats *stats);
 unsigned int func_duration_stats_sum(struct func_duration_stats *stats,
 				     unsigned long func,
@@ -198,7 +207,8 @@ int func_duration_stats_row(struct func_duration_stats *stats,
 			    unsigned long func);
 void func_duration_stats_drop_no_stack(struct func_duration_stats *stats);
 void func_duration_stats_drop_unordered(struct func_duration_stats *stats);
-void func_duration_stats_drop_no_mem(struct func_duration_stats *stats);
+void func_duration_stats_drop_no_mem(struct func_duration_stats *stats,
+				     int row);
 void func_duration_stats_init_tracefs(struct trace_array *tr,
 				      struct dentry *dir);
 
@@ -246,7 +256,7 @@ func_duration_stats_add(struct func_duration_stats *stats, unsigned long func,
 	chunk = this_cpu_read(stats->chunks[(unsigned int)row >>
 					    FUNC_DURATION_CHUNK_SHIFT]);
 	if (unlikely(!chunk)) {
-		func_duration_stats_drop_no_mem(stats);
+		func_duration_stats_drop_no_mem(stats, row);
 		return;
 	}
 	c = &chunk[row & (FUNC_DURATION_CHUNK_ROWS - 1)];

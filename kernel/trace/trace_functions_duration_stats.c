@@ -17,12 +17,15 @@
  * NMIs on the same CPU.
  *
  * The rows of a CPU are allocated in chunks, for the online CPUs only:
- * at the start, and for a CPU that comes online, by a CPU hotplug
- * callback. A CPU that goes offline keeps its rows.
+ * at the start, as many as the instance's filter names functions; then,
+ * when functions are claimed past them, by a work item, since the
+ * counting cannot allocate; and for a CPU that comes online, by a CPU
+ * hotplug callback. A CPU that goes offline keeps its rows.
  */
 #include <linux/cpu.h>
 #include <linux/cpuhotplug.h>
 #include <linux/hash.h>
+#include <linux/irq_work.h>
 #include <linux/log2.h>
 #include <linux/math64.h>
 #include <linux/mm.h>
@@ -34,6 +37,7 @@
 #include <linux/timekeeping.h>
 #include <linux/tracefs.h>
 #include <linux/vmalloc.h>
+#include <linux/workqueue.h>
 #include <asm/local64.h>
 
 #include "trace.h"
@@ -49,6 +53,8 @@ static DEFINE_MUTEX(func_duration_stats_mutex);
  */
 static DEFINE_MUTEX(func_duration_chunks_mutex);
 static LIST_HEAD(func_duration_stats_list);
+
+static unsigned int func_duration_stats_nr_rows(struct func_duration_stats *stats);
 
 /* Top-level stats_max_functions from "function_duration_stats_max=" */
 static unsigned int func_duration_boot_stats_max __initdata;
@@ -293,15 +299,19 @@ void func_duration_stats_drop_no_stack(struct func_duration_stats *stats)
 /**
  * func_duration_stats_drop_no_mem - count a call whose row has no memory
  * @stats: the statistics of the instance
+ * @row: the row of the call's function
  *
- * The counting never allocates: on a CPU whose rows are not allocated,
- * because it came online and its hotplug callback has not run yet or
- * could not allocate them, the calls are dropped. Called with preemption
- * disabled, in any context.
+ * The counting never allocates: a row claimed past the chunks allocated
+ * asks the work item to allocate more, and its calls are dropped until
+ * then. A chunk that could not be allocated is tried again when a later
+ * one is needed. Called with preemption disabled, in any context.
  */
-void func_duration_stats_drop_no_mem(struct func_duration_stats *stats)
+void func_duration_stats_drop_no_mem(struct func_duration_stats *stats,
+				     int row)
 {
 	local_inc(&this_cpu_ptr(stats->drops)->no_mem);
+	if (row >> FUNC_DURATION_CHUNK_SHIFT >= READ_ONCE(stats->nr_chunks))
+		irq_work_queue(&stats->grow_irq);
 }
 
 /**
@@ -399,10 +409,60 @@ static int func_duration_stats_grow(struct func_duration_stats *stats,
 		if (func_duration_stats_grow_cpu(stats, cpu, nr))
 			ret = -ENOMEM;
 	}
-	/* What a CPU coming online gets */
+	/* What a CPU coming online gets, and the rows that need no work */
 	if (nr > stats->nr_chunks)
 		WRITE_ONCE(stats->nr_chunks, nr);
 	return ret;
+}
+
+/* The rows of @nr_funcs functions on every online CPU */
+static int func_duration_stats_reserve(struct func_duration_stats *stats,
+				       unsigned int nr_funcs)
+{
+	int ret;
+
+	cpus_read_lock();
+	mutex_lock(&func_duration_chunks_mutex);
+	ret = func_duration_stats_grow(stats, func_duration_chunks(nr_funcs));
+	mutex_unlock(&func_duration_chunks_mutex);
+	cpus_read_unlock();
+
+	return ret;
+}
+
+/*
+ * The rows claimed so far and a chunk more, for the functions that come
+ * next. Without memory their calls stay dropped.
+ */
+static void func_duration_stats_grow_workfn(struct work_struct *work)
+{
+	struct func_duration_stats *stats =
+		container_of(work, struct func_duration_stats, grow_work);
+
+	func_duration_stats_reserve(stats, func_duration_stats_nr_rows(stats) +
+				    FUNC_DURATION_CHUNK_ROWS);
+}
+
+/* Queued by the counting, in any context: the work can sleep. */
+static void func_duration_stats_grow_irq(struct irq_work *work)
+{
+	struct func_duration_stats *stats =
+		container_of(work, struct func_duration_stats, grow_irq);
+
+	schedule_work(&stats->grow_work);
+}
+
+/**
+ * func_duration_stats_flush - wait for the rows that the counting asked for
+ * @stats: the statistics
+ *
+ * For the KUnit test: once it returns, the rows of the functions claimed
+ * before the call are allocated, or could not be.
+ */
+void func_duration_stats_flush(struct func_duration_stats *stats)
+{
+	irq_work_sync(&stats->grow_irq);
+	flush_work(&stats->grow_work);
 }
 
 /*
@@ -461,7 +521,9 @@ void func_duration_stats_destroy(struct func_duration_stats *stats)
 
 	if (!stats)
 		return;
-	/* No CPU coming online allocates rows for them any more. */
+	/* Nothing allocates rows for them any more. */
+	irq_work_sync(&stats->grow_irq);
+	cancel_work_sync(&stats->grow_work);
 	mutex_lock(&func_duration_chunks_mutex);
 	list_del_init(&stats->list);
 	mutex_unlock(&func_duration_chunks_mutex);
@@ -484,13 +546,15 @@ void func_duration_stats_destroy(struct func_duration_stats *stats)
 /**
  * func_duration_stats_create - allocate empty statistics
  * @max: the most functions they count
+ * @nr_funcs: how many of them to allocate the rows of now, from 1 to @max
  *
- * The rows are allocated on the online CPUs, and those of a CPU when it
- * comes online.
+ * The rows are allocated on the online CPUs; those of further functions
+ * when they are claimed, and those of a CPU when it comes online.
  *
  * Return: the statistics, or NULL without memory.
  */
-struct func_duration_stats *func_duration_stats_create(unsigned int max)
+struct func_duration_stats *func_duration_stats_create(unsigned int max,
+						       unsigned int nr_funcs)
 {
 	/* A failure is the user's error (error_log), not a kernel warning. */
 	const gfp_t gfp = GFP_KERNEL | __GFP_NOWARN;
@@ -503,6 +567,8 @@ struct func_duration_stats *func_duration_stats_create(unsigned int max)
 	if (!stats)
 		return NULL;
 	INIT_LIST_HEAD(&stats->list);
+	init_irq_work(&stats->grow_irq, func_duration_stats_grow_irq);
+	INIT_WORK(&stats->grow_work, func_duration_stats_grow_workfn);
 
 	stats->max = max;
 	/* A quarter full at most, so that probes are short */
@@ -523,7 +589,8 @@ struct func_duration_stats *func_duration_stats_create(unsigned int max)
 
 	cpus_read_lock();
 	mutex_lock(&func_duration_chunks_mutex);
-	ret = func_duration_stats_grow(stats, func_duration_chunks(max));
+	ret = func_duration_stats_grow(stats,
+				       func_duration_chunks(clamp(nr_funcs, 1U, max)));
 	if (!ret)
 		list_add(&stats->list, &func_duration_stats_list);
 	mutex_unlock(&func_duration_chunks_mutex);
@@ -568,13 +635,37 @@ static void func_duration_stats_clear(struct func_duration_stats *stats,
 	stats->stop_ns = stats->start_ns;
 }
 
+/*
+ * How many functions the tracer of @tr can count, at most: those its
+ * filter names, or every function. Their rows are allocated at the start.
+ */
+static unsigned long func_duration_stats_traceable(struct trace_array *tr)
+{
+#ifdef CONFIG_DYNAMIC_FTRACE
+	struct ftrace_ops_hash *func_hash = tr->ops ? tr->ops->func_hash : NULL;
+	struct ftrace_hash *hash;
+	unsigned long nr;
+
+	if (func_hash) {
+		mutex_lock(&func_hash->regex_lock);
+		hash = rcu_dereference_protected(func_hash->filter_hash,
+						 lockdep_is_held(&func_hash->regex_lock));
+		nr = ftrace_hash_empty(hash) ? READ_ONCE(ftrace_update_tot_cnt) :
+					       hash->count;
+		mutex_unlock(&func_hash->regex_lock);
+		return nr;
+	}
+#endif
+	return ULONG_MAX;
+}
+
 /**
  * func_duration_stats_start - prepare empty statistics for a tracer start
  * @tr: the trace array whose function_duration tracer starts
  *
  * Called before the tracer's callbacks are registered. The statistics of
- * the previous run are dropped; the memory is kept when its size has not
- * changed.
+ * the previous run are dropped; the memory is kept when its limit has not
+ * changed, and grown to the rows of the functions @tr can trace.
  *
  * Return: 0, -ENOMEM, or -EBUSY if they are still running (a bug).
  */
@@ -582,6 +673,8 @@ int func_duration_stats_start(struct trace_array *tr)
 {
 	struct func_duration_stats *stats = tr->func_duration_stats;
 	unsigned int max = func_duration_stats_max(tr);
+	unsigned int nr_funcs = min_t(unsigned long, max,
+				      func_duration_stats_traceable(tr));
 
 	mutex_lock(&func_duration_stats_mutex);
 	/* The tracer stops before it starts again: a reset was missed. */
@@ -597,11 +690,14 @@ int func_duration_stats_start(struct trace_array *tr)
 		stats = NULL;
 	}
 	if (!stats) {
-		stats = func_duration_stats_create(max);
+		stats = func_duration_stats_create(max, nr_funcs);
 		if (!stats) {
 			mutex_unlock(&func_duration_stats_mutex);
 			return -ENOMEM;
 		}
+	} else if (func_duration_stats_reserve(stats, nr_funcs)) {
+		mutex_unlock(&func_duration_stats_mutex);
+		return -ENOMEM;
 	}
 	func_duration_stats_clear(stats, true);
 	stats->running = true;
