@@ -13,6 +13,11 @@
 #                    instruction; single-threaded TCG)
 #   NMI_INTERVAL=s   inject an NMI into every guest CPU each s seconds
 #                    (QEMU monitor 'nmi'); the count goes to $LOGS/<name>.nmi
+#   SMP=spec         QEMU -smp (default 2). With APPEND=maxcpus=2,
+#                    SMP=64 boots with 64 possible CPUs (NR_CPUS is 64), 2
+#                    online. (-smp 2,maxcpus=64 gives 2 possible: the
+#                    kernel takes the MADT's disabled CPUs as hotpluggable
+#                    only under a hypervisor it recognizes, not TCG.)
 # The guest script's output (second serial port) goes to stdout and to
 # $LOGS/<name>.out; kernel messages go to $LOGS/<name>.console. Exits with
 # the guest script's status, or 124 on timeout, or 125 if the guest never
@@ -47,6 +52,7 @@ if [ -n "$BOOTCONFIG" ]; then
 	APPEND="bootconfig $APPEND"
 fi
 
+SMP=${SMP:-2}
 accel="-accel tcg,thread=single"
 [ -n "$ICOUNT" ] && accel="-accel tcg -icount shift=0,sleep=off"
 cmdline="console=ttyS0 panic=-1 oops=panic loglevel=7 $APPEND"
@@ -54,7 +60,7 @@ CONSOLE=$LOGS/$RUN.console
 OUTLOG=$LOGS/$RUN.out
 
 if [ -n "$INTERACTIVE" ]; then
-	exec qemu-system-x86_64 $accel -smp 2 -m 2G -nodefaults -no-reboot \
+	exec qemu-system-x86_64 $accel -smp "$SMP" -m 2G -nodefaults -no-reboot \
 		-display none -kernel "$KERNEL" -initrd "$INITRD" \
 		-append "$cmdline" -serial mon:stdio
 fi
@@ -71,7 +77,7 @@ if [ -n "$NMI_INTERVAL" ]; then
 		"$LOGS/$RUN.nmi" &
 fi
 
-timeout -k 10 "$TIMEOUT" qemu-system-x86_64 $accel -smp 2 -m 2G \
+timeout -k 10 "$TIMEOUT" qemu-system-x86_64 $accel -smp "$SMP" -m 2G \
 	-nodefaults -no-reboot -display none $monitor \
 	-kernel "$KERNEL" -initrd "$INITRD" -append "$cmdline" \
 	-serial file:"$CONSOLE" -serial stdio </dev/null | tee "$OUTLOG"

@@ -159,7 +159,7 @@ bench_workload() { # workload functions calls-per-iteration iterations
 			# and those dropped (over stats_max_functions, ...)
 			grep '^# functions:\|^# dropped calls:' $FD/stats | sed 's/^/bench: system: /'
 			per_iter=$(sed -n 's/^# functions: .*, calls: \([0-9]*\), .*/\1/p' $FD/stats)
-			dropped=$(sed -n 's/^# dropped calls: \([0-9]*\) over the function limit, \([0-9]*\) in NMI, \([0-9]*\) without shadow stack room, \([0-9]*\) with a negative duration$/\1 + \2 + \3 + \4/p' $FD/stats)
+			dropped=$(sed -n 's/^# dropped calls: \([0-9]*\) over the function limit, \([0-9]*\) in NMI, \([0-9]*\) without shadow stack room, \([0-9]*\) with a negative duration, \([0-9]*\) without memory$/\1 + \2 + \3 + \4 + \5/p' $FD/stats)
 			per_iter=$(((per_iter + ${dropped:-0}) / (REPS + 1)))
 			echo "bench: system: $per_iter traced calls per run (function_duration stats, counted and dropped)"
 			echo "$per_iter" > /tmp/system-calls

@@ -445,16 +445,18 @@ lsmod | grep -q "^$MOD " && rmmod $MOD
 # ---------------------------------------------------------------------
 # Lost/dropped accounting. With threshold_ns 0, every call the return
 # callback sees with a duration >= 0 is counted in stats (in a row, or
-# as over the function limit, or as in NMI) and then written, or counted
-# by the ring buffer as lost: a write either commits (entries + overrun
-# + read in per_cpu/cpuN/stats) or fails for lack of room ("dropped
-# events" without overwrite, "commit overrun" with it). Calls without
-# shadow stack room are written but not counted (no_stack); negative
-# durations are not written. The other ways a write can fail without a count
-# (tracing_on off, ring buffer recursion, a disabled CPU buffer) cannot
-# happen here: one task in task context, tracing on throughout. So:
+# as over the function limit, in NMI or without memory) and then
+# written, or counted by the ring buffer as lost: a write either commits
+# (entries + overrun + read in per_cpu/cpuN/stats) or fails for lack of
+# room ("dropped events" without overwrite, "commit overrun" with it).
+# Calls without shadow stack room are written but not counted
+# (no_stack); negative durations are not written. The other ways a write
+# can fail without a count (tracing_on off, ring buffer recursion, a
+# disabled CPU buffer) cannot happen here: one task in task context,
+# tracing on throughout. So:
 #   entries + overrun + read + commit overrun + dropped
-#     == calls + over the function limit + in NMI + no_stack   (exactly)
+#     == calls + over the function limit + in NMI + without memory
+#        + no_stack                                          (exactly)
 # The traced task is gone before the figures are taken, so both sides
 # are final. The reader drains trace_pipe until entries is 0, so every
 # event consumed (read) is in its output, and since the writer stopped
@@ -545,18 +547,18 @@ acct_check() { # instance: prints its figures, returns 0 if consistent
 		END { print e + 0, o + 0, c + 0, x + 0, r + 0 }')
 	a=$1 entries=$2 overrun=$3 commit=$4 dropped=$5 read=$6
 	set -- $(sed -n -e 's/^# functions: .* calls: \([0-9]*\),.*/\1/p' \
-		-e 's/^# dropped calls: \([0-9]*\) over the function limit, \([0-9]*\) in NMI, \([0-9]*\) without shadow stack room, \([0-9]*\) with a negative duration/\1 \2 \3 \4/p' \
+		-e 's/^# dropped calls: \([0-9]*\) over the function limit, \([0-9]*\) in NMI, \([0-9]*\) without shadow stack room, \([0-9]*\) with a negative duration, \([0-9]*\) without memory/\1 \2 \3 \4 \5/p' \
 		$W/stats.$a)
-	calls=$1 over=$2 innmi=$3 nostack=$4 negative=$5
+	calls=$1 over=$2 innmi=$3 nostack=$4 negative=$5 nomem=$6
 	lines=$(grep -vc -e '^#' -e 'LOST' $W/acct.$a)
 	lost=$(sed -n 's/.*\[LOST \([0-9]*\) EVENTS\].*/\1/p' $W/acct.$a | awk '{ s += $1 } END { print s + 0 }')
 	events_read=$((events_read + lines))
 	lost_reported=$((lost_reported + lost))
-	echo "TORTURE: acct $a ring buffer: entries $entries overrun $overrun commit_overrun $commit dropped $dropped read $read; trace_pipe: events $lines lost $lost; stats: calls $calls over_limit $over nmi $innmi no_stack $nostack negative $negative"
+	echo "TORTURE: acct $a ring buffer: entries $entries overrun $overrun commit_overrun $commit dropped $dropped read $read; trace_pipe: events $lines lost $lost; stats: calls $calls over_limit $over nmi $innmi no_stack $nostack negative $negative no_mem $nomem"
 	ok=0
 	written=$((entries + overrun + read + commit + dropped))
-	if [ $written -ne $((calls + over + innmi + nostack)) ]; then
-		echo "torture: $a: $written events written or lost != $((calls + over + innmi + nostack)) calls counted"
+	if [ $written -ne $((calls + over + innmi + nomem + nostack)) ]; then
+		echo "torture: $a: $written events written or lost != $((calls + over + innmi + nomem + nostack)) calls counted"
 		ok=1
 	fi
 	if [ "$lines" -ne "$read" ] || [ "$lost" -ne "$overrun" ] || [ "$entries" -ne 0 ]; then

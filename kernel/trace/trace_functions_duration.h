@@ -10,11 +10,14 @@
 #include <linux/atomic.h>
 #include <linux/bits.h>
 #include <linux/hash.h>
+#include <linux/irq_work.h>
+#include <linux/list.h>
 #include <linux/log2.h>
 #include <linux/percpu.h>
 #include <linux/preempt.h>
 #include <linux/smp.h>
 #include <linux/types.h>
+#include <linux/workqueue.h>
 #include <asm/local.h>
 #include <asm/local64.h>
 
@@ -140,15 +143,27 @@ static inline u64 func_duration_clock_return(unsigned long *task_var,
 	return children;
 }
 
-/* One function on one CPU */
+/*
+ * One function on one CPU: 576 bytes with 64-bit longs. A bucket has 32
+ * bits (atomic_t: an increment safe against interrupts and NMIs on this
+ * CPU, on every architecture) and wraps after 2^32 calls of one function
+ * in one bucket on one CPU; the other counters have 64.
+ */
 struct func_duration_counts {
 	local64_t	calls;
 	local64_t	total;
 	local64_t	self;
 	local64_t	min_inv;	/* ~min: zeroed memory means no call yet */
 	local64_t	max;
-	local_t		buckets[FUNC_DURATION_NR_BUCKETS];
+	atomic_t	buckets[FUNC_DURATION_NR_BUCKETS];
 };
+
+/*
+ * The rows of a CPU are allocated in chunks, as functions are claimed:
+ * 64 rows are 9 pages with 64-bit longs.
+ */
+#define FUNC_DURATION_CHUNK_SHIFT	6
+#define FUNC_DURATION_CHUNK_ROWS	BIT(FUNC_DURATION_CHUNK_SHIFT)
 
 /* Calls that were seen but could not be counted, per CPU */
 struct func_duration_drops {
@@ -156,6 +171,7 @@ struct func_duration_drops {
 	unsigned long	nmi;		/* NMI: counters not NMI safe, or row pending */
 	local_t		no_stack;	/* no room for self time on the shadow stack */
 	local_t		unordered;	/* returned "before" it was called */
+	local_t		no_mem;		/* its row not allocated on this CPU yet */
 };
 
 /*
@@ -174,15 +190,22 @@ struct func_duration_stats {
 	char				**names;	/* row -> name, once unloaded */
 	unsigned long			*slot_funcs;	/* hash -> function */
 	atomic_t			*slots;		/* hash -> row + 1, see above */
-	struct func_duration_counts	**rows;		/* per CPU: [max] */
+	/* per CPU: row / FUNC_DURATION_CHUNK_ROWS -> chunk, or NULL */
+	struct func_duration_counts * __percpu *chunks;
 	struct func_duration_drops __percpu *drops;
-	size_t				bytes;		/* all of the above */
+	atomic_long_t			bytes;		/* all of the above */
+	unsigned int			nr_chunks;	/* allocated per online CPU */
+	struct list_head		list;		/* in the live statistics */
+	struct irq_work			grow_irq;	/* the counting needs rows */
+	struct work_struct		grow_work;	/* which this allocates */
 	u64				start_ns;
 	u64				stop_ns;
 	bool				running;
 };
 
-struct func_duration_stats *func_duration_stats_create(unsigned int max);
+struct func_duration_stats *func_duration_stats_create(unsigned int max,
+						       unsigned int nr_funcs);
+void func_duration_stats_flush(struct func_duration_stats *stats);
 void func_duration_stats_destroy(struct func_duration_stats *stats);
 unsigned int func_duration_stats_sum(struct func_duration_stats *stats,
 				     unsigned long func,
@@ -197,6 +220,8 @@ void func_duration_stats_claiming(struct func_duration_stats *stats,
 #endif
 void func_duration_stats_drop_no_stack(struct func_duration_stats *stats);
 void func_duration_stats_drop_unordered(struct func_duration_stats *stats);
+void func_duration_stats_drop_no_mem(struct func_duration_stats *stats,
+				     int row);
 void func_duration_stats_init_tracefs(struct trace_array *tr,
 				      struct dentry *dir);
 void func_duration_synchronize(void);
@@ -212,13 +237,14 @@ void func_duration_synchronize(void);
  * lock and allocates nothing: safe in any context, NMI included. Inline,
  * for a function whose row is published in the first slot it hashes to;
  * anything else goes through func_duration_stats_row(), which counts the
- * calls it drops.
+ * calls it drops. A row not allocated on this CPU yet goes through
+ * func_duration_stats_drop_no_mem().
  */
 static __always_inline void
 func_duration_stats_add(struct func_duration_stats *stats, unsigned long func,
 			u64 duration, u64 self)
 {
-	struct func_duration_counts *c;
+	struct func_duration_counts *c, *chunk;
 	unsigned int h;
 	s64 old, new;
 	int slot, row;
@@ -243,11 +269,21 @@ func_duration_stats_add(struct func_duration_stats *stats, unsigned long func,
 	if (unlikely(row < 0))
 		return;
 
-	c = &stats->rows[smp_processor_id()][row];
+	/*
+	 * Published with smp_store_release() once zeroed; this_cpu_read() is
+	 * a READ_ONCE(), and the counters are reached through its result.
+	 */
+	chunk = this_cpu_read(stats->chunks[(unsigned int)row >>
+					    FUNC_DURATION_CHUNK_SHIFT]);
+	if (unlikely(!chunk)) {
+		func_duration_stats_drop_no_mem(stats, row);
+		return;
+	}
+	c = &chunk[row & (FUNC_DURATION_CHUNK_ROWS - 1)];
 	local64_inc(&c->calls);
 	local64_add(duration, &c->total);
 	local64_add(self, &c->self);
-	local_inc(&c->buckets[func_duration_bucket(duration)]);
+	atomic_inc(&c->buckets[func_duration_bucket(duration)]);
 
 	new = ~duration;
 	old = local64_read(&c->min_inv);

@@ -3,8 +3,8 @@
  * KUnit tests for the function_duration tracer: the parsing of what is
  * written to its control files (chosen cases and random inputs), the
  * statistics math (histogram buckets, percentiles and standard
- * deviation), the lock-free counting under concurrent callers, and the
- * clock that gives self times.
+ * deviation), the lock-free counting under concurrent callers, the
+ * memory the statistics take, and the clock that gives self times.
  */
 #include <kunit/static_stub.h>
 #include <kunit/test.h>
@@ -16,6 +16,7 @@
 #include <linux/kthread.h>
 #include <linux/limits.h>
 #include <linux/prandom.h>
+#include <linux/sizes.h>
 #include <linux/string.h>
 #include <linux/timekeeping.h>
 
@@ -902,7 +903,7 @@ static void func_duration_concurrent_test(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, go);
 	KUNIT_ASSERT_NOT_NULL(test, race);
 	/* Room for every function, and not one row more */
-	stats = func_duration_stats_create(CONC_FUNCS);
+	stats = func_duration_stats_create(CONC_FUNCS, CONC_FUNCS);
 	KUNIT_ASSERT_NOT_NULL(test, stats);
 	init_completion(go);
 	init_completion(&race->start);
@@ -1017,6 +1018,101 @@ static void func_duration_concurrent_test(struct kunit *test)
 }
 
 /*
+ * The memory follows the functions counted and the online CPUs: with the
+ * default limit, one function takes the tables of the instance and one
+ * chunk of rows per online CPU, nothing per possible CPU but pointers.
+ * The counting does not allocate the rows of functions claimed past the
+ * chunks allocated: their calls are dropped, and counted as such, until
+ * the work that allocates them has run; after it, they are counted.
+ */
+#define MEM_FUNCS	((unsigned int)FUNC_DURATION_CHUNK_ROWS + 36)
+#define MEM_FUNC(i)	(0x100000UL + (i) * 64)
+/* The tables of the instance: 56 bytes per function with 64-bit longs */
+#define MEM_TABLES	SZ_64K
+/* One chunk of 64 rows: 576 bytes each with 32-bit buckets, 1104 before */
+#define MEM_PER_CPU	(48 * SZ_1K)
+#define MEM_PER_POSSIBLE_CPU	512
+
+static size_t mem_bound(unsigned int chunks)
+{
+	return MEM_TABLES + num_online_cpus() * chunks * MEM_PER_CPU +
+	       num_possible_cpus() * MEM_PER_POSSIBLE_CPU;
+}
+
+static void mem_count(struct func_duration_stats *stats, unsigned int i)
+{
+	preempt_disable();
+	func_duration_stats_add(stats, MEM_FUNC(i), 100 + i, 100 + i);
+	preempt_enable();
+}
+
+static u64 mem_calls(struct kunit *test, struct func_duration_stats *stats,
+		     unsigned int i, struct func_duration_row *row)
+{
+	KUNIT_EXPECT_EQ_MSG(test, func_duration_stats_sum(stats, MEM_FUNC(i), row),
+			    1U, "function %u", i);
+	KUNIT_EXPECT_EQ_MSG(test, row->total, row->calls * (100 + i),
+			    "function %u", i);
+	return row->calls;
+}
+
+static void func_duration_memory_test(struct kunit *test)
+{
+	unsigned int cpus = num_online_cpus(), i;
+	struct func_duration_stats *stats;
+	struct func_duration_row *row;
+	u64 no_mem = 0, calls = 0, before;
+	size_t bytes;
+	int cpu;
+
+	row = kunit_kzalloc(test, sizeof(*row), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, row);
+	stats = func_duration_stats_create(FUNC_DURATION_STATS_DEFAULT_MAX, 1);
+	KUNIT_ASSERT_NOT_NULL(test, stats);
+
+	mem_count(stats, 0);
+	bytes = atomic_long_read(&stats->bytes);
+	kunit_info(test, "one function of at most %u: %zu bytes on %u online of %u possible CPUs\n",
+		   FUNC_DURATION_STATS_DEFAULT_MAX, bytes, cpus,
+		   num_possible_cpus());
+	KUNIT_EXPECT_LE(test, bytes, mem_bound(1));
+	if (cpus <= 2)
+		KUNIT_EXPECT_LE(test, bytes, SZ_256K);
+
+	/*
+	 * Past the first chunk: the first call of function 64 is dropped,
+	 * later ones may be too, until the work has run. Each call is either
+	 * counted or dropped without memory.
+	 */
+	for (i = 0; i < MEM_FUNCS; i++)
+		mem_count(stats, i);
+	func_duration_stats_flush(stats);
+	for_each_possible_cpu(cpu)
+		no_mem += local_read(&per_cpu_ptr(stats->drops, cpu)->no_mem);
+	for (i = 0; i < MEM_FUNCS; i++)
+		calls += mem_calls(test, stats, i, row);
+	kunit_info(test, "%u functions counted once: %llu calls dropped without memory\n",
+		   MEM_FUNCS, no_mem);
+	KUNIT_EXPECT_GE(test, no_mem, 1);
+	KUNIT_EXPECT_LE(test, no_mem, MEM_FUNCS - FUNC_DURATION_CHUNK_ROWS);
+	KUNIT_EXPECT_EQ(test, calls + no_mem, MEM_FUNCS + 1);
+
+	/* Once the work has run, every call is counted. */
+	for (i = 0; i < MEM_FUNCS; i++) {
+		before = mem_calls(test, stats, i, row);
+		mem_count(stats, i);
+		KUNIT_EXPECT_EQ_MSG(test, mem_calls(test, stats, i, row),
+				    before + 1, "function %u", i);
+	}
+	bytes = atomic_long_read(&stats->bytes);
+	kunit_info(test, "%u functions: %zu bytes\n", MEM_FUNCS, bytes);
+	KUNIT_EXPECT_LE(test, bytes,
+			mem_bound(DIV_ROUND_UP(MEM_FUNCS, FUNC_DURATION_CHUNK_ROWS) + 1));
+
+	func_duration_stats_destroy(stats);
+}
+
+/*
  * The self-time clock against a model: random call trees, some calls not
  * counted (no mark, no clock update), some with negative durations
  * (returned as 0), starting just below the clock's wrap, with the
@@ -1109,6 +1205,7 @@ static struct kunit_case func_duration_test_cases[] = {
 	KUNIT_CASE(func_duration_stddev_saturate_test),
 	KUNIT_CASE(func_duration_stddev_wide_test),
 	KUNIT_CASE_SLOW(func_duration_concurrent_test),
+	KUNIT_CASE(func_duration_memory_test),
 	KUNIT_CASE(func_duration_clock_test),
 	{}
 };

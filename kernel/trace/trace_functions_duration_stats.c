@@ -13,12 +13,22 @@
  * instance, shared by all CPUs: a function's slot is claimed once with
  * cmpxchg() of its address, and only the claimer takes a row for it; the
  * slot never changes until the statistics are cleared while the tracer
- * is stopped. The counters of a row are per CPU and updated with
- * local ops, which are safe against interrupts and NMIs on the same CPU.
+ * is stopped. The counters of a row are per CPU and updated with local
+ * ops and per-CPU atomics, which are safe against interrupts and NMIs on
+ * the same CPU.
+ *
+ * The rows of a CPU are allocated in chunks, for the online CPUs only:
+ * at the start, as many as the instance's filter names functions; then,
+ * when functions are claimed past them, by a work item, since the
+ * counting cannot allocate; and for a CPU that comes online, by a CPU
+ * hotplug callback. A CPU that goes offline keeps its rows.
  */
 #include <kunit/static_stub.h>
 #include <kunit/visibility.h>
+#include <linux/cpu.h>
+#include <linux/cpuhotplug.h>
 #include <linux/hash.h>
+#include <linux/irq_work.h>
 #include <linux/log2.h>
 #include <linux/math64.h>
 #include <linux/mm.h>
@@ -29,6 +39,8 @@
 #include <linux/sort.h>
 #include <linux/timekeeping.h>
 #include <linux/tracefs.h>
+#include <linux/vmalloc.h>
+#include <linux/workqueue.h>
 #include <asm/local64.h>
 
 #include "trace.h"
@@ -36,6 +48,16 @@
 
 /* Serializes starting, clearing, reading and freeing the statistics */
 static DEFINE_MUTEX(func_duration_stats_mutex);
+
+/*
+ * Serializes the allocation of rows and the list of the live statistics,
+ * which the CPU hotplug callback walks. Taken inside cpus_read_lock() and
+ * the mutex above, never around them.
+ */
+static DEFINE_MUTEX(func_duration_chunks_mutex);
+static LIST_HEAD(func_duration_stats_list);
+
+static unsigned int func_duration_stats_nr_rows(struct func_duration_stats *stats);
 
 static struct func_duration_stats *
 func_duration_stats_locked(struct trace_array *tr)
@@ -364,6 +386,24 @@ void func_duration_stats_drop_no_stack(struct func_duration_stats *stats)
 }
 
 /**
+ * func_duration_stats_drop_no_mem - count a call whose row has no memory
+ * @stats: the statistics of the instance
+ * @row: the row of the call's function
+ *
+ * The counting never allocates: a row claimed past the chunks allocated
+ * asks the work item to allocate more, and its calls are dropped until
+ * then. A chunk that could not be allocated is tried again when a later
+ * one is needed. Called with preemption disabled, in any context.
+ */
+void func_duration_stats_drop_no_mem(struct func_duration_stats *stats,
+				     int row)
+{
+	local_inc(&this_cpu_ptr(stats->drops)->no_mem);
+	if (row >> FUNC_DURATION_CHUNK_SHIFT >= READ_ONCE(stats->nr_chunks))
+		irq_work_queue(&stats->grow_irq);
+}
+
+/**
  * func_duration_stats_drop_unordered - count a call with a negative duration
  * @stats: the statistics of the instance
  *
@@ -373,6 +413,162 @@ void func_duration_stats_drop_no_stack(struct func_duration_stats *stats)
 void func_duration_stats_drop_unordered(struct func_duration_stats *stats)
 {
 	local_inc(&this_cpu_ptr(stats->drops)->unordered);
+}
+
+/* ---------------------------------------------------------------------
+ * Memory: the rows of each CPU, in chunks
+ */
+
+static unsigned int func_duration_chunks(unsigned int rows)
+{
+	return DIV_ROUND_UP(rows, FUNC_DURATION_CHUNK_ROWS);
+}
+
+/* The size of chunk @i: the last one holds only the rows below the limit */
+static size_t func_duration_chunk_size(struct func_duration_stats *stats,
+				       unsigned int i)
+{
+	return min_t(unsigned int, stats->max - i * FUNC_DURATION_CHUNK_ROWS,
+		     FUNC_DURATION_CHUNK_ROWS) * sizeof(struct func_duration_counts);
+}
+
+/* Chunk @i of @cpu, or NULL */
+static struct func_duration_counts *
+func_duration_stats_chunk(struct func_duration_stats *stats, int cpu,
+			  unsigned int i)
+{
+	/* Pairs with func_duration_stats_grow_cpu(): never read before zeroed */
+	return smp_load_acquire(&per_cpu_ptr(stats->chunks, cpu)[i]);
+}
+
+/*
+ * A zeroed chunk of @size bytes near @cpu; *@bytes is what it takes. A
+ * chunk of 64 rows is 9 pages, which vmalloc() gives exactly and
+ * kmalloc() would round up to 16.
+ */
+static struct func_duration_counts *
+func_duration_chunk_alloc(size_t size, int cpu, size_t *bytes)
+{
+	/* A failure is counted or reported, not a kernel warning. */
+	const gfp_t gfp = GFP_KERNEL | __GFP_NOWARN | __GFP_ZERO;
+	int node = cpu_to_node(cpu);
+
+	if (size <= PAGE_SIZE) {
+		*bytes = kmalloc_size_roundup(size);
+		return kmalloc_node(size, gfp, node);
+	}
+	*bytes = PAGE_ALIGN(size);
+	return __vmalloc_node(size, 1, gfp, node, __builtin_return_address(0));
+}
+
+/* Allocate the first @nr chunks of @cpu that are missing. */
+static int func_duration_stats_grow_cpu(struct func_duration_stats *stats,
+					int cpu, unsigned int nr)
+{
+	struct func_duration_counts **chunks = per_cpu_ptr(stats->chunks, cpu);
+	struct func_duration_counts *chunk;
+	unsigned int i;
+	size_t bytes;
+
+	lockdep_assert_held(&func_duration_chunks_mutex);
+	for (i = 0; i < nr; i++) {
+		if (chunks[i])
+			continue;
+		chunk = func_duration_chunk_alloc(func_duration_chunk_size(stats, i),
+						  cpu, &bytes);
+		if (!chunk)
+			return -ENOMEM;
+		atomic_long_add(bytes, &stats->bytes);
+		/* Zeroed before the counting or a reader can see it */
+		smp_store_release(&chunks[i], chunk);
+	}
+	return 0;
+}
+
+/* Allocate the first @nr chunks on every online CPU. */
+static int func_duration_stats_grow(struct func_duration_stats *stats,
+				    unsigned int nr)
+{
+	int cpu, ret = 0;
+
+	lockdep_assert_cpus_held();
+	lockdep_assert_held(&func_duration_chunks_mutex);
+	nr = min(nr, func_duration_chunks(stats->max));
+	for_each_online_cpu(cpu) {
+		if (func_duration_stats_grow_cpu(stats, cpu, nr))
+			ret = -ENOMEM;
+	}
+	/* What a CPU coming online gets, and the rows that need no work */
+	if (nr > stats->nr_chunks)
+		WRITE_ONCE(stats->nr_chunks, nr);
+	return ret;
+}
+
+/* The rows of @nr_funcs functions on every online CPU */
+static int func_duration_stats_reserve(struct func_duration_stats *stats,
+				       unsigned int nr_funcs)
+{
+	int ret;
+
+	cpus_read_lock();
+	mutex_lock(&func_duration_chunks_mutex);
+	ret = func_duration_stats_grow(stats, func_duration_chunks(nr_funcs));
+	mutex_unlock(&func_duration_chunks_mutex);
+	cpus_read_unlock();
+
+	return ret;
+}
+
+/*
+ * The rows claimed so far and a chunk more, for the functions that come
+ * next. Without memory their calls stay dropped.
+ */
+static void func_duration_stats_grow_workfn(struct work_struct *work)
+{
+	struct func_duration_stats *stats =
+		container_of(work, struct func_duration_stats, grow_work);
+
+	func_duration_stats_reserve(stats, func_duration_stats_nr_rows(stats) +
+				    FUNC_DURATION_CHUNK_ROWS);
+}
+
+/* Queued by the counting, in any context: the work can sleep. */
+static void func_duration_stats_grow_irq(struct irq_work *work)
+{
+	struct func_duration_stats *stats =
+		container_of(work, struct func_duration_stats, grow_irq);
+
+	schedule_work(&stats->grow_work);
+}
+
+/**
+ * func_duration_stats_flush - wait for the rows that the counting asked for
+ * @stats: the statistics
+ *
+ * For the KUnit test: once it returns, the rows of the functions claimed
+ * before the call are allocated, or could not be.
+ */
+void func_duration_stats_flush(struct func_duration_stats *stats)
+{
+	irq_work_sync(&stats->grow_irq);
+	flush_work(&stats->grow_work);
+}
+
+/*
+ * A CPU coming online gets the rows of every live statistics. It runs in
+ * process context, with the hotplug lock held: it takes no tracing lock.
+ */
+static int func_duration_stats_cpu_online(unsigned int cpu)
+{
+	struct func_duration_stats *stats;
+
+	mutex_lock(&func_duration_chunks_mutex);
+	list_for_each_entry(stats, &func_duration_stats_list, list)
+		func_duration_stats_grow_cpu(stats, cpu, stats->nr_chunks);
+	mutex_unlock(&func_duration_chunks_mutex);
+
+	/* Without memory, its calls are dropped and counted: the CPU comes up. */
+	return 0;
 }
 
 /* ---------------------------------------------------------------------
@@ -409,14 +605,24 @@ static void func_duration_stats_forget_names(struct func_duration_stats *stats)
  */
 void func_duration_stats_destroy(struct func_duration_stats *stats)
 {
+	unsigned int i;
 	int cpu;
 
 	if (!stats)
 		return;
-	if (stats->rows) {
-		for_each_possible_cpu(cpu)
-			kvfree(stats->rows[cpu]);
-		kfree(stats->rows);
+	/* Nothing allocates rows for them any more. */
+	irq_work_sync(&stats->grow_irq);
+	cancel_work_sync(&stats->grow_work);
+	mutex_lock(&func_duration_chunks_mutex);
+	list_del_init(&stats->list);
+	mutex_unlock(&func_duration_chunks_mutex);
+
+	if (stats->chunks) {
+		for_each_possible_cpu(cpu) {
+			for (i = 0; i < func_duration_chunks(stats->max); i++)
+				kvfree(per_cpu_ptr(stats->chunks, cpu)[i]);
+		}
+		free_percpu(stats->chunks);
 	}
 	free_percpu(stats->drops);
 	kvfree(stats->slots);
@@ -430,19 +636,29 @@ void func_duration_stats_destroy(struct func_duration_stats *stats)
 /**
  * func_duration_stats_create - allocate empty statistics
  * @max: the most functions they count
+ * @nr_funcs: how many of them to allocate the rows of now, from 1 to @max
+ *
+ * The rows are allocated on the online CPUs; those of further functions
+ * when they are claimed, and those of a CPU when it comes online.
  *
  * Return: the statistics, or NULL without memory.
  */
-struct func_duration_stats *func_duration_stats_create(unsigned int max)
+struct func_duration_stats *func_duration_stats_create(unsigned int max,
+						       unsigned int nr_funcs)
 {
 	/* A failure is the user's error (error_log), not a kernel warning. */
 	const gfp_t gfp = GFP_KERNEL | __GFP_NOWARN;
+	size_t chunks_size = func_duration_chunks(max) *
+			     sizeof(struct func_duration_counts *);
 	struct func_duration_stats *stats;
-	int cpu;
+	int ret;
 
 	stats = kzalloc(sizeof(*stats), gfp);
 	if (!stats)
 		return NULL;
+	INIT_LIST_HEAD(&stats->list);
+	init_irq_work(&stats->grow_irq, func_duration_stats_grow_irq);
+	INIT_WORK(&stats->grow_work, func_duration_stats_grow_workfn);
 
 	stats->max = max;
 	/* A quarter full at most, so that probes are short */
@@ -451,25 +667,31 @@ struct func_duration_stats *func_duration_stats_create(unsigned int max)
 	stats->slots = kvcalloc(stats->hash_mask + 1, sizeof(*stats->slots), gfp);
 	stats->slot_funcs = kvcalloc(stats->hash_mask + 1,
 				     sizeof(*stats->slot_funcs), gfp);
-	stats->rows = kcalloc(nr_cpu_ids, sizeof(*stats->rows), gfp);
+	stats->chunks = __alloc_percpu_gfp(chunks_size,
+					   __alignof__(struct func_duration_counts *),
+					   gfp);
 	stats->drops = alloc_percpu_gfp(struct func_duration_drops, gfp);
 	if (!stats->funcs || !stats->slots || !stats->slot_funcs ||
-	    !stats->rows || !stats->drops)
+	    !stats->chunks || !stats->drops)
 		goto fail;
 
-	for_each_possible_cpu(cpu) {
-		stats->rows[cpu] = kvcalloc_node(max, sizeof(**stats->rows),
-						 gfp, cpu_to_node(cpu));
-		if (!stats->rows[cpu])
-			goto fail;
-	}
-
-	stats->bytes = sizeof(*stats) + max * sizeof(*stats->funcs) +
-		       (stats->hash_mask + 1) * (sizeof(*stats->slots) +
+	atomic_long_set(&stats->bytes,
+			sizeof(*stats) + max * sizeof(*stats->funcs) +
+			(stats->hash_mask + 1) * (sizeof(*stats->slots) +
 						  sizeof(*stats->slot_funcs)) +
-		       nr_cpu_ids * sizeof(*stats->rows) +
-		       num_possible_cpus() * (max * sizeof(**stats->rows) +
-					      sizeof(*stats->drops));
+			num_possible_cpus() * (chunks_size + sizeof(*stats->drops)));
+
+	cpus_read_lock();
+	mutex_lock(&func_duration_chunks_mutex);
+	ret = func_duration_stats_grow(stats,
+				       func_duration_chunks(clamp(nr_funcs, 1U, max)));
+	if (!ret)
+		list_add(&stats->list, &func_duration_stats_list);
+	mutex_unlock(&func_duration_chunks_mutex);
+	cpus_read_unlock();
+	if (ret)
+		goto fail;
+
 	return stats;
 fail:
 	func_duration_stats_destroy(stats);
@@ -483,10 +705,17 @@ fail:
 static void func_duration_stats_clear(struct func_duration_stats *stats,
 				      bool forget_functions)
 {
+	struct func_duration_counts *chunk;
+	unsigned int i;
 	int cpu;
 
 	for_each_possible_cpu(cpu) {
-		memset(stats->rows[cpu], 0, stats->max * sizeof(**stats->rows));
+		/* A chunk allocated meanwhile is zeroed already. */
+		for (i = 0; i < func_duration_chunks(stats->max); i++) {
+			chunk = func_duration_stats_chunk(stats, cpu, i);
+			if (chunk)
+				memset(chunk, 0, func_duration_chunk_size(stats, i));
+		}
 		memset(per_cpu_ptr(stats->drops, cpu), 0, sizeof(*stats->drops));
 	}
 	if (forget_functions) {
@@ -502,19 +731,45 @@ static void func_duration_stats_clear(struct func_duration_stats *stats,
 	stats->stop_ns = stats->start_ns;
 }
 
+/*
+ * How many functions the tracer of @tr can count, at most: those its
+ * filter names, or every function. Their rows are allocated at the start.
+ */
+static unsigned long func_duration_stats_traceable(struct trace_array *tr)
+{
+#ifdef CONFIG_DYNAMIC_FTRACE
+	struct ftrace_ops_hash *func_hash = tr->ops ? tr->ops->func_hash : NULL;
+	struct ftrace_hash *hash;
+	unsigned long nr;
+
+	if (func_hash) {
+		mutex_lock(&func_hash->regex_lock);
+		hash = rcu_dereference_protected(func_hash->filter_hash,
+						 lockdep_is_held(&func_hash->regex_lock));
+		nr = ftrace_hash_empty(hash) ? READ_ONCE(ftrace_update_tot_cnt) :
+					       hash->count;
+		mutex_unlock(&func_hash->regex_lock);
+		return nr;
+	}
+#endif
+	return ULONG_MAX;
+}
+
 /**
  * func_duration_stats_start - prepare empty statistics for a tracer start
  * @tr: the trace array whose function_duration tracer starts
  *
  * Called before the tracer's callbacks are registered. The statistics of
- * the previous run are dropped; the memory is kept when its size has not
- * changed.
+ * the previous run are dropped; the memory is kept when its limit has not
+ * changed, and grown to the rows of the functions @tr can trace.
  *
  * Return: 0, -ENOMEM, or -EBUSY if they are still running (a bug).
  */
 int func_duration_stats_start(struct trace_array *tr)
 {
 	unsigned int max = func_duration_stats_max(tr);
+	unsigned int nr_funcs = min_t(unsigned long, max,
+				      func_duration_stats_traceable(tr));
 	struct func_duration_stats *stats;
 
 	guard(mutex)(&func_duration_stats_mutex);
@@ -529,9 +784,11 @@ int func_duration_stats_start(struct trace_array *tr)
 		stats = NULL;
 	}
 	if (!stats) {
-		stats = func_duration_stats_create(max);
+		stats = func_duration_stats_create(max, nr_funcs);
 		if (!stats)
 			return -ENOMEM;
+	} else if (func_duration_stats_reserve(stats, nr_funcs)) {
+		return -ENOMEM;
 	}
 	func_duration_stats_clear(stats, true);
 	stats->running = true;
@@ -591,12 +848,15 @@ struct func_duration_snapshot {
 	unsigned int		nr_funcs;
 	unsigned int		max;
 	size_t			bytes;
+	unsigned int		alloc_rows;	/* rows allocated per CPU */
+	unsigned int		alloc_cpus;	/* CPUs with rows */
 	u64			calls;
 	u64			total;
 	u64			over_cap;
 	u64			nmi;
 	u64			no_stack;
 	u64			unordered;
+	u64			no_mem;
 	u64			window_ns;
 	unsigned int		nr_rows;
 	struct func_duration_row *rows;
@@ -622,15 +882,21 @@ static void func_duration_row_sum(struct func_duration_stats *stats,
 
 	memset(row, 0, sizeof(*row));
 	for_each_possible_cpu(cpu) {
-		struct func_duration_counts *c = &stats->rows[cpu][i];
+		struct func_duration_counts *c =
+			func_duration_stats_chunk(stats, cpu,
+						  i >> FUNC_DURATION_CHUNK_SHIFT);
 
+		/* Never allocated on this CPU: nothing counted there */
+		if (!c)
+			continue;
+		c += i & (FUNC_DURATION_CHUNK_ROWS - 1);
 		row->calls += local64_read(&c->calls);
 		row->total += local64_read(&c->total);
 		row->self += local64_read(&c->self);
 		min_inv = max_t(u64, min_inv, local64_read(&c->min_inv));
 		row->max = max_t(u64, row->max, local64_read(&c->max));
 		for (b = 0; b < FUNC_DURATION_NR_BUCKETS; b++)
-			row->buckets[b] += local_read(&c->buckets[b]);
+			row->buckets[b] += (u32)atomic_read(&c->buckets[b]);
 	}
 	row->min = ~min_inv;
 	/* A reset racing with a call can leave min above max. */
@@ -690,7 +956,9 @@ static int func_duration_snapshot_take(struct func_duration_snapshot *snap)
 	snap->have_stats = true;
 	snap->running = stats->running;
 	snap->max = stats->max;
-	snap->bytes = stats->bytes;
+	snap->bytes = atomic_long_read(&stats->bytes);
+	snap->alloc_rows = min_t(unsigned int, stats->max,
+				 READ_ONCE(stats->nr_chunks) * FUNC_DURATION_CHUNK_ROWS);
 	nr = func_duration_stats_nr_rows(stats);
 	snap->nr_funcs = 0;
 	snap->window_ns = (stats->running ? ktime_get_mono_fast_ns() :
@@ -703,6 +971,9 @@ static int func_duration_snapshot_take(struct func_duration_snapshot *snap)
 		snap->nmi += READ_ONCE(drops->nmi);
 		snap->no_stack += local_read(&drops->no_stack);
 		snap->unordered += local_read(&drops->unordered);
+		snap->no_mem += local_read(&drops->no_mem);
+		if (func_duration_stats_chunk(stats, cpu, 0))
+			snap->alloc_cpus++;
 	}
 
 	snap->rows = kvcalloc(nr ?: 1, sizeof(*snap->rows), GFP_KERNEL);
@@ -747,10 +1018,11 @@ static void func_duration_print_footer(struct seq_file *m,
 	seq_puts(m, "#\n");
 	seq_printf(m, "# functions: %u of at most %u, calls: %llu, total: %llu ns\n",
 		   snap->nr_funcs, snap->max, snap->calls, snap->total);
-	seq_printf(m, "# memory: %zu bytes, for %u functions on %u possible CPUs\n",
-		   snap->bytes, snap->max, num_possible_cpus());
-	seq_printf(m, "# dropped calls: %llu over the function limit, %llu in NMI, %llu without shadow stack room, %llu with a negative duration\n",
-		   snap->over_cap, snap->nmi, snap->no_stack, snap->unordered);
+	seq_printf(m, "# memory: %zu bytes, for %u of at most %u functions on %u CPUs\n",
+		   snap->bytes, snap->alloc_rows, snap->max, snap->alloc_cpus);
+	seq_printf(m, "# dropped calls: %llu over the function limit, %llu in NMI, %llu without shadow stack room, %llu with a negative duration, %llu without memory\n",
+		   snap->over_cap, snap->nmi, snap->no_stack, snap->unordered,
+		   snap->no_mem);
 	seq_printf(m, "# window: %llu ns, %s\n", snap->window_ns,
 		   snap->running ? "running" : "stopped");
 }
@@ -911,7 +1183,10 @@ static int func_duration_reset(struct trace_array *tr)
 			func_duration_stats_clear(stats, true);
 			return 0;
 		}
-		fresh = func_duration_stats_create(stats->max);
+		/* As many rows as the old ones: the same functions come back. */
+		fresh = func_duration_stats_create(stats->max,
+						   READ_ONCE(stats->nr_chunks) *
+						   FUNC_DURATION_CHUNK_ROWS);
 		if (!fresh)
 			return -ENOMEM;
 		func_duration_stats_clear(fresh, true);
@@ -1268,7 +1543,16 @@ __setup("function_duration_stats_max=", set_func_duration_stats_max);
 
 static __init int init_func_duration_stats(void)
 {
+	int ret;
+
 	top_trace_array()->func_duration_stats_max = func_duration_boot_stats_max;
+	/* Before any statistics exist: no calls for the CPUs online now */
+	ret = cpuhp_setup_state_nocalls(CPUHP_AP_ONLINE_DYN,
+					"trace/function_duration:online",
+					func_duration_stats_cpu_online, NULL);
+	if (ret < 0)
+		pr_warn("function_duration: no statistics for CPUs that come online: %d\n",
+			ret);
 	return register_module_notifier(&func_duration_module_nb);
 }
 
