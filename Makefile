@@ -16,6 +16,7 @@ help:
 	@echo "make bench    per-call cost of function_duration and the other tracers (QEMU icount)"
 	@echo "make shell    boot the production-like kernel with a shell, tracefs mounted"
 	@echo "make series   export the series with git format-patch, git am it, checkpatch"
+	@echo "              (EACH=1: then build the kernel after every patch in turn)"
 	@echo "make harness-selftest  prove make check fails on a failing test and on a WARN"
 	@echo "make clean    remove out/ (the build directory)"
 
@@ -45,7 +46,7 @@ bench: deps
 	@$(H)/bench.sh
 
 series: deps
-	@$(H)/series.sh
+	@$(H)/series.sh $(if $(EACH),&& $(H)/series-build.sh)
 
 # Prove that make check fails on a failing test and on a kernel WARN.
 harness-selftest: deps

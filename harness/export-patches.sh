@@ -22,6 +22,31 @@ git -C "$WT" format-patch -q --zero-commit --no-numbered --no-signature --filena
 	-o "$tmp" base..HEAD -- . $exclude || die "format-patch failed"
 [ "$(git -C "$WT" rev-list --count base..HEAD)" = "$(ls "$tmp" | wc -l)" ] ||
 	die "a commit of $WT changes no upstream file: give it one, or fold it"
+# What make series adds on export is not stored: the exporter's From:
+# (the series' own patches), Signed-off-by and MAINTAINERS identity.
+ident="$(git config user.name) <$(git config user.email)>"
+[ "$ident" != " <>" ] || die "git config user.name and user.email are not set"
+for f in "$tmp"/*.patch; do
+	IDENT=$ident python3 - "$f" <<'PY' || die "cannot strip the identity from $f"
+import os, sys
+path, ident = sys.argv[1], os.environ['IDENT']
+text = open(path).read()
+head, sep, diff = text.partition('\n---\n')
+mail, _, body = head.partition('\n\n')
+# Unfold the mail headers (format-patch folds a long From:).
+headers = []
+for line in mail.split('\n'):
+    if line.startswith((' ', '\t')) and headers:
+        headers[-1] += '\n' + line
+    else:
+        headers.append(line)
+headers = [h for h in headers if ' '.join(h.split()) != 'From: ' + ident]
+body = [l for l in body.split('\n') if l != 'Signed-off-by: ' + ident]
+head = '\n'.join(headers) + '\n\n' + '\n'.join(body).rstrip('\n')
+diff = diff.replace('M:\t' + ident, 'M:\t@EXPORTER@')
+open(path, 'w').write(head + sep + diff)
+PY
+done
 rm -f "$TOP"/patches/[0-9][0-9][0-9][0-9]-*.patch
 mv "$tmp"/*.patch "$TOP/patches/"
 rmdir "$tmp"

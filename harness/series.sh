@@ -7,8 +7,16 @@
 # patches/series lists the patches in order. A line '+ path' after a patch
 # names a new file of the repo (the overlay) that the patch's commit adds;
 # every overlay file belongs to exactly one patch. Each patch file carries
-# its commit message in mail form (From:, Subject:, body, Signed-off-by)
-# followed by its diff of upstream files, if any.
+# its commit message in mail form (Subject:, body) followed by its diff
+# of upstream files, if any.
+#
+# The series is exported as the work of whoever runs this: git config's
+# user.name and user.email. A patch without a From: header (the series'
+# own) gets that author; every patch gets that Signed-off-by last (the
+# backports keep their authors and tags before it), and "@EXPORTER@" in
+# a diff (the M: line of the tracer's MAINTAINERS entry) becomes that
+# identity. make check, which exports only to check the series, uses a
+# neutral identity when git has none (SERIES_CHECK=1).
 . "$(dirname "$0")/common.sh"
 
 SERIES=$TOP/patches/series
@@ -21,7 +29,16 @@ G="git --git-dir=$GITDIR"
 "$TOP/harness/base.sh" || exit 1
 export GIT_AUTHOR_DATE="2026-11-29 00:00:00 +0000"
 export GIT_COMMITTER_DATE="$GIT_AUTHOR_DATE"
-export GIT_COMMITTER_NAME="function_duration series" GIT_COMMITTER_EMAIL="series@localhost"
+ident_name=$(git config user.name)
+ident_email=$(git config user.email)
+if [ -z "$ident_name" ] || [ -z "$ident_email" ]; then
+	[ -n "$SERIES_CHECK" ] ||
+		die "set git config user.name and user.email: the series is exported as yours"
+	ident_name="make check" ident_email="make-check@localhost"
+	say "git has no user.name/user.email: checking the series as $ident_name <$ident_email>"
+fi
+ident="$ident_name <$ident_email>"
+export GIT_COMMITTER_NAME="$ident_name" GIT_COMMITTER_EMAIL="$ident_email"
 
 if ! $G rev-parse -q --verify refs/tags/base >/dev/null; then
 	say "recording the pristine base in $GITDIR (once)"
@@ -62,7 +79,8 @@ commit_pending() {
 	# New files, even where the base's .gitignore would hide them.
 	[ -s "$OUT/series-new" ] && (cd "$WT" && xargs git add -f -- < "$OUT/series-new")
 	: > "$OUT/series-new"
-	git -C "$WT" -c user.name="$author_name" -c user.email="$author_email" \
+	GIT_AUTHOR_DATE=${author_date:-$GIT_COMMITTER_DATE} \
+		git -C "$WT" -c user.name="$author_name" -c user.email="$author_email" \
 		commit -q -F "$OUT/series-msg" || die "commit of $cur failed"
 }
 
@@ -84,13 +102,25 @@ while read -r first rest; do
 		cur=$first
 		p=$TOP/patches/$cur
 		[ -f "$p" ] || die "patches/series names $cur, which does not exist"
-		git mailinfo "$OUT/series-msg.body" "$OUT/series-patch" < "$p" > "$OUT/series-info"
+		sed "s|@EXPORTER@|$ident|g" "$p" |
+			git mailinfo "$OUT/series-msg.body" "$OUT/series-patch" > "$OUT/series-info"
 		author_name=$(sed -n 's/^Author: //p' "$OUT/series-info")
 		author_email=$(sed -n 's/^Email: //p' "$OUT/series-info")
 		subject=$(sed -n 's/^Subject: //p' "$OUT/series-info")
-		[ -n "$subject" ] && [ -n "$author_email" ] ||
-			die "patches/$cur has no From:/Subject: header"
-		{ echo "$subject"; echo; cat "$OUT/series-msg.body"; } > "$OUT/series-msg"
+		author_date=$(sed -n 's/^Date: //p' "$OUT/series-info")
+		[ -n "$subject" ] || die "patches/$cur has no Subject: header"
+		if [ -z "$author_email" ]; then
+			author_name=$ident_name author_email=$ident_email
+		fi
+		grep -qi "^Signed-off-by: $ident\$" "$OUT/series-msg.body" &&
+			die "patches/$cur carries the exporter's Signed-off-by: it is added on export"
+		{
+			echo "$subject"
+			echo
+			cat "$OUT/series-msg.body"
+			echo
+			echo "Signed-off-by: $ident"
+		} > "$OUT/series-msg"
 		if [ -s "$OUT/series-patch" ]; then
 			git -C "$WT" apply --index "$OUT/series-patch" ||
 				die "patches/$cur does not apply with git apply"
