@@ -15,15 +15,12 @@
  * Based on the function graph tracer by Frederic Weisbecker and on the
  * function_duration tracer Tim Bird posted in December 2009.
  */
-#include <linux/ctype.h>
 #include <linux/debugfs.h>
 #include <linux/delay.h>
 #include <linux/ftrace.h>
 #include <linux/kallsyms.h>
-#include <linux/kstrtox.h>
 #include <linux/string.h>
 #include <linux/tracefs.h>
-#include <linux/uaccess.h>
 #include <asm/sections.h>
 
 #include "trace.h"
@@ -32,79 +29,6 @@
 
 /* Top-level threshold from "function_duration_threshold=" */
 static u64 func_duration_boot_threshold __initdata;
-
-/* Messages for error_log, indexed by enum func_duration_err. */
-static const char * const func_duration_errs[] = {
-	"Threshold must be a decimal number of nanoseconds",
-	"Input too long",
-	"All function graph slots are in use",
-	"Cannot allocate the statistics",
-	"Write 0 to reset the statistics",
-	"Write 0 or 1",
-	"Number of functions must be from 1 to 65536",
-};
-
-static void func_duration_log_err(struct trace_array *tr, const char *file,
-				  const char *input, enum func_duration_err err)
-{
-	/* tracing_log_err() takes its table of messages as non-const. */
-	tracing_log_err(tr, file, input, (const char **)func_duration_errs,
-			err, 0);
-}
-
-/**
- * func_duration_log_input_err - log a rejected write to error_log
- * @tr: the trace array of the file
- * @file: the file's name
- * @input: the rejected input, NUL-terminated; made printable here
- * @err: why it was rejected
- */
-void func_duration_log_input_err(struct trace_array *tr, const char *file,
-				 char *input, enum func_duration_err err)
-{
-	char *p;
-
-	for (p = input; *p; p++)
-		*p = isprint(*p) ? *p : ' ';
-	func_duration_log_err(tr, file, input, err);
-}
-
-/**
- * func_duration_get_input - copy a write to a control file
- * @tr: the trace array of the file
- * @file: the file's name, for error_log
- * @ubuf: the user buffer written
- * @cnt: its length
- * @buf: where to copy it, NUL-terminated
- * @size: the size of @buf
- *
- * A NUL byte in the write is not the end of the input: it becomes a DEL
- * character, which no parser accepts, so that "1\0junk" is rejected
- * with the file's own error instead of read as "1".
- *
- * Return: 0, -EINVAL if the input does not fit (logged to error_log), or
- * -EFAULT.
- */
-int func_duration_get_input(struct trace_array *tr, const char *file,
-			    const char __user *ubuf, size_t cnt,
-			    char *buf, size_t size)
-{
-	size_t i;
-
-	if (cnt >= size) {
-		func_duration_log_err(tr, file, "", FUNC_DURATION_ERR_TOO_LONG);
-		return -EINVAL;
-	}
-	if (copy_from_user(buf, ubuf, cnt))
-		return -EFAULT;
-	for (i = 0; i < cnt; i++) {
-		if (!buf[i])
-			buf[i] = '\x7f';
-	}
-	buf[cnt] = '\0';
-
-	return 0;
-}
 
 /* ---------------------------------------------------------------------
  * The function graph callbacks. No locks, no allocation, no sleeping:
@@ -543,48 +467,6 @@ static struct tracer func_duration_tracer __tracer_data = {
 /* ---------------------------------------------------------------------
  * tracefs: function_duration/threshold_ns
  */
-
-/**
- * func_duration_parse_ns - parse a nanosecond value written to tracefs
- * @buf: NUL-terminated input
- * @val: where to store the value
- *
- * Accepts decimal digits only, with one optional trailing newline (as
- * written by echo): no sign, no blanks, no other base, nothing beyond
- * U64_MAX.
- *
- * Return: 0 on success, -EINVAL otherwise (@val is then left untouched).
- */
-int func_duration_parse_ns(const char *buf, u64 *val)
-{
-	u64 v;
-
-	if (!isdigit(buf[0]) || kstrtou64(buf, 10, &v))
-		return -EINVAL;
-	*val = v;
-
-	return 0;
-}
-
-/**
- * func_duration_read_number - read handler of a control file holding a number
- * @ubuf: the user buffer
- * @cnt: its size
- * @ppos: the file position
- * @val: the value, printed in decimal with a newline
- *
- * Return: the bytes read, or a negative errno.
- */
-ssize_t func_duration_read_number(char __user *ubuf, size_t cnt, loff_t *ppos,
-				  u64 val)
-{
-	char buf[24];
-	int len;
-
-	len = scnprintf(buf, sizeof(buf), "%llu\n", val);
-
-	return simple_read_from_buffer(ubuf, cnt, ppos, buf, len);
-}
 
 static ssize_t threshold_read(struct file *filp, char __user *ubuf,
 			      size_t cnt, loff_t *ppos)

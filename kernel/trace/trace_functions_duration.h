@@ -63,6 +63,8 @@ int func_duration_get_input(struct trace_array *tr, const char *file,
 			    char *buf, size_t size);
 ssize_t func_duration_read_number(char __user *ubuf, size_t cnt, loff_t *ppos,
 				  u64 val);
+void func_duration_log_err(struct trace_array *tr, const char *file,
+			   const char *input, enum func_duration_err err);
 void func_duration_log_input_err(struct trace_array *tr, const char *file,
 				 char *input, enum func_duration_err err);
 

@@ -1323,27 +1323,6 @@ static const struct file_operations func_duration_hist_fops = {
  * stats_enable and stats_max_functions
  */
 
-/**
- * func_duration_parse_bool - parse a switch written to tracefs
- * @buf: NUL-terminated input
- * @val: where to store the value
- *
- * Accepts "0" or "1", with one optional trailing newline.
- *
- * Return: 0 on success, -EINVAL otherwise (@val is then left untouched).
- */
-int func_duration_parse_bool(const char *buf, bool *val)
-{
-	if (!strcmp(buf, "0") || !strcmp(buf, "0\n"))
-		*val = false;
-	else if (!strcmp(buf, "1") || !strcmp(buf, "1\n"))
-		*val = true;
-	else
-		return -EINVAL;
-
-	return 0;
-}
-
 static ssize_t stats_enable_read(struct file *filp, char __user *ubuf,
 				 size_t cnt, loff_t *ppos)
 {
@@ -1384,28 +1363,6 @@ static const struct file_operations stats_enable_fops = {
 	.release	= tracing_release_generic_tr,
 	.llseek		= generic_file_llseek,
 };
-
-/**
- * func_duration_parse_max - parse a number of functions to keep statistics of
- * @buf: NUL-terminated input
- * @val: where to store the value
- *
- * Accepts what func_duration_parse_ns() does, from 1 to
- * %FUNC_DURATION_STATS_LIMIT.
- *
- * Return: 0 on success, -EINVAL otherwise (@val is then left untouched).
- */
-int func_duration_parse_max(const char *buf, unsigned int *val)
-{
-	u64 v;
-
-	if (func_duration_parse_ns(buf, &v) || !v ||
-	    v > FUNC_DURATION_STATS_LIMIT)
-		return -EINVAL;
-	*val = v;
-
-	return 0;
-}
 
 static ssize_t stats_max_read(struct file *filp, char __user *ubuf,
 			      size_t cnt, loff_t *ppos)
