@@ -420,18 +420,6 @@ static int func_duration_trace_init(struct trace_array *tr)
 	return 0;
 }
 
-/**
- * func_duration_synchronize - wait for the callbacks running now
- *
- * The callbacks run preemptible, in every context, and some where RCU is
- * not watching: once this returns, none that started before is running.
- */
-void func_duration_synchronize(void)
-{
-	synchronize_rcu_tasks_rude();
-	synchronize_rcu_tasks();
-}
-
 /*
  * Once the tracer is reset, none of its callbacks runs: the statistics
  * can then be cleared or freed in place. unregister_ftrace_graph() waits

@@ -575,6 +575,18 @@ static int func_duration_stats_cpu_online(unsigned int cpu)
  * Lifetime
  */
 
+/**
+ * func_duration_synchronize - wait for the callbacks running now
+ *
+ * The callbacks run preemptible, in every context, and some where RCU is
+ * not watching: once this returns, none that started before is running.
+ */
+void func_duration_synchronize(void)
+{
+	synchronize_rcu_tasks_rude();
+	synchronize_rcu_tasks();
+}
+
 static unsigned int func_duration_stats_max(struct trace_array *tr)
 {
 	return tr->func_duration_stats_max ?: FUNC_DURATION_STATS_DEFAULT_MAX;
