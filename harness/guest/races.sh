@@ -17,16 +17,8 @@ H=/sys/kernel/debug/function_duration
 FDB=/extra/fdbench
 HOLD_MS=${HOLD_MS:-2000}
 CALLS=1000
-checkno=0
-
-result() { # what pass(0/1)
-	checkno=$((checkno + 1))
-	if [ "$2" -eq 0 ]; then
-		echo "[$checkno] races: $1 [PASS]"
-	else
-		echo "[$checkno] races: $1 [FAIL]"
-	fi
-}
+SUITE=races
+. /harness/result.sh
 
 if [ ! -d $H ] || [ ! -x $FDB ]; then
 	result "the hold knob ($H) and $FDB are there" 1

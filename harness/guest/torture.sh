@@ -46,16 +46,8 @@ tracer_switches=0 switch_fail=0 filter_edits=0 threshold_edits=0
 stats_resets=0 enable_edits=0 maxfn_edits=0 pid_edits=0
 module_cycles=0 module_fail=0 module_rows=0 trace_reads=0
 events_read=0 lost_reported=0 write_fail=0 nreader=0
-checkno=0
-
-result() { # what pass(0/1)
-	checkno=$((checkno + 1))
-	if [ "$2" -eq 0 ]; then
-		echo "[$checkno] torture: $1 [PASS]"
-	else
-		echo "[$checkno] torture: $1 [FAIL]"
-	fi
-}
+SUITE=torture
+. /harness/result.sh
 
 rnd() { # n: r = a pseudo-random number below n (reproducible by seed)
 	seed=$(((seed * 1103515245 + 12345) & 2147483647))
