@@ -269,101 +269,75 @@ static void func_duration_return(struct ftrace_graph_ret *trace,
 
 /* ---------------------------------------------------------------------
  * Output
+ *
+ * The event prints like every other: the common context (task, CPU,
+ * flags, and the timestamp of the return, in the instance's trace_clock)
+ * comes from the trace core under the usual options, then this body:
+ *   [CALLTIME |] MARK DURATION us |  FUNCTION [<- CALLER]
  */
 
-/* The function graph delay marker, then microseconds with three decimals. */
-static void func_duration_print_duration(struct trace_seq *s, u64 duration)
-{
-	char mark = trace_find_mark(duration);
-	u32 rem_ns = do_div(duration, NSEC_PER_USEC);
+/* The call time column, off by default */
+#define FUNC_DURATION_PRINT_CALLTIME	0x1
 
-	trace_seq_printf(s, "%c %9llu.%03u us", mark, duration, rem_ns);
+static struct tracer_opt func_duration_opts[] = {
+	{ TRACER_OPT(funcduration-calltime, FUNC_DURATION_PRINT_CALLTIME) },
+	{ } /* Empty entry */
+};
+
+static struct tracer_flags func_duration_flags = {
+	.val	= 0,
+	.opts	= func_duration_opts,
+};
+
+/* A symbol as %ps does (with its module), under sym-offset and sym-addr */
+static void func_duration_print_sym(struct trace_seq *s, unsigned long ip,
+				    int sym_flags)
+{
+	if (sym_flags & TRACE_ITER_SYM_OFFSET)
+		trace_seq_printf(s, "%pS", (void *)ip);
+	else
+		trace_seq_printf(s, "%ps", (void *)ip);
+	if (sym_flags & TRACE_ITER_SYM_ADDR)
+		trace_seq_printf(s, " <%0*lx>", (int)(2 * sizeof(ip)), ip);
 }
 
-/*
- * One line per call:
- *   TASK-PID [CPU] CALLTIME: MARK DURATION us | FUNCTION <- CALLER
- */
-static enum print_line_t func_duration_print_line(struct trace_iterator *iter)
-{
-	struct trace_entry *ent = iter->ent;
-	struct func_duration_entry *field;
-	struct trace_seq *s = &iter->seq;
-	char comm[TASK_COMM_LEN];
-	unsigned long usecs_rem;
-	u64 secs;
-
-	if (ent->type != TRACE_FUNC_DURATION)
-		return TRACE_TYPE_UNHANDLED;
-
-	trace_assign_type(field, ent);
-	trace_find_cmdline(ent->pid, comm);
-
-	secs = field->calltime;
-	usecs_rem = do_div(secs, NSEC_PER_SEC) / NSEC_PER_USEC;
-
-	trace_seq_printf(s, "%16s-%-7d [%03d] %5llu.%06lu: ",
-			 comm, ent->pid, iter->cpu, secs, usecs_rem);
-	func_duration_print_duration(s, field->duration);
-	trace_seq_printf(s, " |  %ps <- %ps\n",
-			 (void *)field->func, (void *)field->caller);
-
-	return trace_handle_return(s);
-}
-
-/*
- * A full buffer loses events: the oldest (overwrite mode) or the newest
- * (producer-consumer mode). Say how many, so that a trace cut short
- * never looks complete.
- */
-static void func_duration_print_lost(struct seq_file *m,
-				     struct trace_iterator *iter)
-{
-	struct trace_buffer *buffer = iter->array_buffer->buffer;
-	unsigned long entries = 0, overrun = 0, dropped = 0;
-	int cpu;
-
-	for_each_tracing_cpu(cpu) {
-		entries += ring_buffer_entries_cpu(buffer, cpu);
-		overrun += ring_buffer_overrun_cpu(buffer, cpu);
-		dropped += ring_buffer_dropped_events_cpu(buffer, cpu);
-	}
-	seq_printf(m, "# entries-in-buffer/entries-written: %lu/%lu   #P:%d\n",
-		   entries, entries + overrun, num_online_cpus());
-	seq_printf(m, "# lost events: %lu overwritten, %lu dropped with the buffer full\n",
-		   overrun, dropped);
-}
-
-static void func_duration_print_header(struct seq_file *m)
-{
-	struct trace_iterator *iter = m->private;
-
-	seq_printf(m, "# threshold: %llu ns\n",
-		   READ_ONCE(iter->tr->func_duration_threshold));
-	func_duration_print_lost(m, iter);
-	seq_puts(m, "#\n");
-	seq_puts(m, "#           TASK-PID     CPU#   CALLTIME     DURATION            FUNCTION <- CALLER\n");
-	seq_puts(m, "#              | |         |       |            |                   |         |\n");
-}
-
-/* Output of the event outside this tracer's print_line (e.g. trace_pipe of events). */
 static enum print_line_t func_duration_event_trace(struct trace_iterator *iter,
-						   int flags,
+						   int sym_flags,
 						   struct trace_event *event)
 {
 	struct func_duration_entry *field;
 	struct trace_seq *s = &iter->seq;
+	u64 duration, calltime;
+	u32 rem;
 
 	trace_assign_type(field, iter->ent);
-	trace_seq_printf(s, "%ps <- %ps: %llu ns (start: %llu, depth: %d)\n",
-			 (void *)field->func, (void *)field->caller,
-			 field->duration, field->calltime, field->depth);
+
+	/* The call time is in the clock of the duration: trace_clock_local() */
+	if (func_duration_flags.val & FUNC_DURATION_PRINT_CALLTIME) {
+		calltime = field->calltime;
+		rem = do_div(calltime, NSEC_PER_SEC);
+		trace_seq_printf(s, "%5llu.%06u | ", calltime,
+				 rem / (u32)NSEC_PER_USEC);
+	}
+
+	/* The function graph delay marker, then microseconds */
+	duration = field->duration;
+	rem = do_div(duration, NSEC_PER_USEC);
+	trace_seq_printf(s, "%c %9llu.%03u us |  ",
+			 trace_find_mark(field->duration), duration, rem);
+
+	func_duration_print_sym(s, field->func, sym_flags);
+	if (iter->tr->trace_flags & TRACE_ITER_PRINT_PARENT) {
+		trace_seq_puts(s, " <- ");
+		func_duration_print_sym(s, field->caller, sym_flags);
+	}
+	trace_seq_putc(s, '\n');
 
 	return trace_handle_return(s);
 }
 
 static enum print_line_t func_duration_event_raw(struct trace_iterator *iter,
-						 int flags,
+						 int sym_flags,
 						 struct trace_event *event)
 {
 	struct func_duration_entry *field;
@@ -376,15 +350,84 @@ static enum print_line_t func_duration_event_raw(struct trace_iterator *iter,
 	return trace_handle_return(&iter->seq);
 }
 
+static enum print_line_t func_duration_event_hex(struct trace_iterator *iter,
+						 int sym_flags,
+						 struct trace_event *event)
+{
+	struct func_duration_entry *field;
+	struct trace_seq *s = &iter->seq;
+
+	trace_assign_type(field, iter->ent);
+	SEQ_PUT_HEX_FIELD(s, field->func);
+	SEQ_PUT_HEX_FIELD(s, field->caller);
+	SEQ_PUT_HEX_FIELD(s, field->calltime);
+	SEQ_PUT_HEX_FIELD(s, field->duration);
+	SEQ_PUT_HEX_FIELD(s, field->depth);
+
+	return trace_handle_return(s);
+}
+
+static enum print_line_t func_duration_event_bin(struct trace_iterator *iter,
+						 int sym_flags,
+						 struct trace_event *event)
+{
+	struct func_duration_entry *field;
+	struct trace_seq *s = &iter->seq;
+
+	trace_assign_type(field, iter->ent);
+	SEQ_PUT_FIELD(s, field->func);
+	SEQ_PUT_FIELD(s, field->caller);
+	SEQ_PUT_FIELD(s, field->calltime);
+	SEQ_PUT_FIELD(s, field->duration);
+	SEQ_PUT_FIELD(s, field->depth);
+
+	return trace_handle_return(s);
+}
+
 static struct trace_event_functions func_duration_event_funcs = {
 	.trace		= func_duration_event_trace,
 	.raw		= func_duration_event_raw,
+	.hex		= func_duration_event_hex,
+	.binary		= func_duration_event_bin,
 };
 
 static struct trace_event func_duration_event = {
 	.type		= TRACE_FUNC_DURATION,
 	.funcs		= &func_duration_event_funcs,
 };
+
+/*
+ * A full buffer loses events: the oldest (overwrite mode) or the newest
+ * (producer-consumer mode). Say how many, so that a trace cut short
+ * never looks complete.
+ */
+static void func_duration_print_lost(struct seq_file *m,
+				     struct trace_iterator *iter)
+{
+	struct trace_buffer *buffer = iter->array_buffer->buffer;
+	unsigned long overrun = 0, dropped = 0;
+	int cpu;
+
+	for_each_tracing_cpu(cpu) {
+		overrun += ring_buffer_overrun_cpu(buffer, cpu);
+		dropped += ring_buffer_dropped_events_cpu(buffer, cpu);
+	}
+	seq_printf(m, "# lost events: %lu overwritten, %lu dropped with the buffer full\n",
+		   overrun, dropped);
+}
+
+/* The threshold and the losses, then the header every tracer has */
+static void func_duration_print_header(struct seq_file *m)
+{
+	struct trace_iterator *iter = m->private;
+
+	if (iter->tr->trace_flags & TRACE_ITER_CONTEXT_INFO) {
+		seq_printf(m, "# threshold: %llu ns\n",
+			   READ_ONCE(iter->tr->func_duration_threshold));
+		func_duration_print_lost(m, iter);
+	}
+	trace_default_header(m);
+}
 
 /* ---------------------------------------------------------------------
  * The tracer
@@ -444,8 +487,8 @@ static struct tracer func_duration_tracer __tracer_data = {
 	.name			= "function_duration",
 	.init			= func_duration_trace_init,
 	.reset			= func_duration_trace_reset,
-	.print_line		= func_duration_print_line,
 	.print_header		= func_duration_print_header,
+	.flags			= &func_duration_flags,
 	.allow_instances	= true,
 #if defined(CONFIG_FTRACE_SELFTEST) && defined(CONFIG_DYNAMIC_FTRACE)
 	.selftest		= trace_selftest_startup_function_duration,
