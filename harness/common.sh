@@ -19,3 +19,14 @@ say() { echo "harness: $*"; }
 
 # Seconds since the epoch, for the phase timings.
 now() { date +%s; }
+
+# The file diffs of patch $3 that are (keep) or are not (drop) of a file
+# listed in file $2, with the patch's header in both cases. A patch of
+# the series may change a new file of the repo that an earlier patch
+# adds: the repo holds that file as the series leaves it.
+patch_sections() {	# keep|drop list patch
+	awk -v mode="$1" -v list="$2" '
+		BEGIN { while ((getline f < list) > 0) new["a/" f] = 1 }
+		/^diff --git / { inlist = ($3 in new); body = 1 }
+		!body || (mode == "keep") == inlist' "$3"
+}

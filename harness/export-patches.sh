@@ -4,7 +4,9 @@
 # commits on top of the base (tag 'base' of $OUT/base.git), for example
 # one made by `make series` in $OUT/series-wt and then edited with
 # `git rebase -i`. The new files of the repo (kept at their kernel paths)
-# are left out of the patches: patches/series names them with '+' lines.
+# are left out of the patches that add them (patches/series names them
+# with '+' lines, after the patch that adds them) and written back as the
+# last commit leaves them; later changes to them stay in the patches.
 #
 #   harness/export-patches.sh <worktree>
 #
@@ -14,14 +16,24 @@
 
 WT=${1:?usage: export-patches.sh <worktree>}
 overlay=$(cd "$TOP" && git ls-files --cached --others --exclude-standard -- $OVERLAY_DIRS)
-exclude=$(for f in $overlay; do printf " :!%s" "$f"; done)
 
 tmp=$(mktemp -d)
-# shellcheck disable=SC2086
-git -C "$WT" format-patch -q --zero-commit --no-numbered --no-signature --filename-max-length=100 \
-	-o "$tmp" base..HEAD -- . $exclude || die "format-patch failed"
-[ "$(git -C "$WT" rev-list --count base..HEAD)" = "$(ls "$tmp" | wc -l)" ] ||
-	die "a commit of $WT changes no upstream file: give it one, or fold it"
+n=0
+for c in $(git -C "$WT" rev-list --reverse base..HEAD); do
+	n=$((n + 1))
+	# The new files this commit adds; later changes to them stay in
+	# the patches that make them.
+	exclude=$(git -C "$WT" diff-tree --no-commit-id -r --diff-filter=A --name-only "$c" |
+		while read -r f; do
+			echo "$overlay" | grep -qx "$f" && printf " :!%s" "$f"
+		done)
+	# shellcheck disable=SC2086
+	git -C "$WT" format-patch -q --zero-commit --no-numbered --no-signature \
+		--filename-max-length=100 --start-number $n -o "$tmp" -1 "$c" -- . $exclude ||
+		die "format-patch failed"
+done
+[ "$n" = "$(ls "$tmp" | wc -l)" ] ||
+	die "a commit of $WT only adds new files: give it an upstream change, or fold it"
 # What make series adds on export is not stored: the exporter's From:
 # (the series' own patches), Signed-off-by and MAINTAINERS identity.
 ident="$(git config user.name) <$(git config user.email)>"
@@ -50,4 +62,11 @@ done
 rm -f "$TOP"/patches/[0-9][0-9][0-9][0-9]-*.patch
 mv "$tmp"/*.patch "$TOP/patches/"
 rmdir "$tmp"
+# The new files that later patches change, as the series leaves them
+# (the others are edited in the repo, not in the worktree).
+git -C "$WT" log --format= --diff-filter=M --name-only base..HEAD | sort -u |
+	while read -r f; do
+		echo "$overlay" | grep -qx "$f" || continue
+		git -C "$WT" show "HEAD:$f" > "$TOP/$f" || die "$WT has no $f"
+	done
 ls "$TOP/patches/" | grep '\.patch$'

@@ -56,15 +56,17 @@ done) < "$STAGE.overlay"
 
 for p in $(patch_list); do
 	grep -q '^--- ' "$TOP/patches/$p" || continue	# message-only patch
+	# The overlay holds the new files as the series leaves them.
+	patch_sections drop "$STAGE.overlay" "$TOP/patches/$p" > "$OUT/patch.in"
 	if ! patch -d "$STAGE" -p1 -s -f -F0 --no-backup-if-mismatch \
-		-r "$OUT/rejected.rej" < "$TOP/patches/$p" > "$OUT/patch.out" 2>&1; then
+		-r "$OUT/rejected.rej" < "$OUT/patch.in" > "$OUT/patch.out" 2>&1; then
 		echo "harness: patch does not apply: patches/$p" >&2
 		cat "$OUT/patch.out" >&2
 		[ -f "$OUT/rejected.rej" ] && cat "$OUT/rejected.rej" >&2
 		exit 1
 	fi
 done
-rm -f "$OUT/rejected.rej" "$OUT/patch.out"
+rm -f "$OUT/rejected.rej" "$OUT/patch.out" "$OUT/patch.in"
 
 # Copy changed files into the working tree; delete files the series no
 # longer adds (they are absent from the pristine tree and the stage).

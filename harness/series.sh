@@ -8,7 +8,8 @@
 # names a new file of the repo (the overlay) that the patch's commit adds;
 # every overlay file belongs to exactly one patch. Each patch file carries
 # its commit message in mail form (Subject:, body) followed by its diff
-# of upstream files, if any.
+# of upstream files, if any, and of new files that an earlier patch adds
+# (the repo holds new files as the whole series leaves them).
 #
 # The series is exported as the work of whoever runs this: git config's
 # user.name and user.email. A patch without a From: header (the series'
@@ -73,6 +74,26 @@ overlay=$(cd "$TOP" && git ls-files --cached --others --exclude-standard -- $OVE
 claimed=$OUT/series-claimed
 : > "$claimed"
 
+# The new files as the patch that adds them has them: the repo holds
+# them as the series leaves them, so undo what later patches change in
+# them, last patch first.
+EARLY=$OUT/series-early
+rm -rf "$EARLY"
+mkdir -p "$EARLY"
+echo "$overlay" > "$OUT/series-overlay"
+for f in $overlay; do
+	mkdir -p "$EARLY/$(dirname "$f")"
+	cp "$TOP/$f" "$EARLY/$f"
+done
+for p in $(echo "$entries" | sed '/^[[:space:]]*+/d' | tac); do
+	[ -f "$TOP/patches/$p" ] || die "patches/series names $p, which does not exist"
+	patch_sections keep "$OUT/series-overlay" "$TOP/patches/$p" > "$OUT/series-patch"
+	grep -q '^--- ' "$OUT/series-patch" || continue
+	patch -d "$EARLY" -p1 -R -s -f -F0 --no-backup-if-mismatch -r - \
+		< "$OUT/series-patch" > /dev/null 2>&1 ||
+		die "patches/$p does not apply, reversed, to the new files it changes"
+done
+
 commit_pending() {
 	[ -n "$cur" ] || return 0
 	git -C "$WT" add -A
@@ -93,7 +114,7 @@ while read -r first rest; do
 		[ -n "$cur" ] || die "patches/series: '+ $rest' before any patch"
 		[ -f "$TOP/$rest" ] || die "patches/series: $rest does not exist"
 		mkdir -p "$WT/$(dirname "$rest")"
-		cp "$TOP/$rest" "$WT/$rest"
+		cp "$EARLY/$rest" "$WT/$rest"
 		echo "$rest" >> "$claimed"
 		echo "$rest" >> "$OUT/series-new"
 		;;
@@ -135,6 +156,9 @@ unclaimed=$(echo "$overlay" | sort | comm -23 - "$(sort "$claimed" > "$claimed.s
 $unclaimed"
 dup=$(sort "$claimed" | uniq -d)
 [ -n "$dup" ] && die "files added by more than one patch: $dup"
+for f in $overlay; do
+	cmp -s "$TOP/$f" "$WT/$f" || die "the series does not leave $f as the repo has it"
+done
 
 rm -rf "$EXPORT"
 mkdir -p "$EXPORT"
