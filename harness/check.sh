@@ -106,32 +106,39 @@ fi
 phase build "$TOP/harness/build.sh" check || { fail_phase build "kernel build failed"; summary; }
 phase initramfs "$TOP/harness/initramfs.sh" check || { fail_phase initramfs "failed"; summary; }
 
-# This series' tests: the .tc files the overlay adds.
-(cd "$TOP" && git ls-files --cached --others --exclude-standard -- \
-	tools/testing/selftests/ftrace/test.d | grep '\.tc$' |
-	sed 's|^tools/testing/selftests/ftrace/||') > "$OUT/series-tests"
+# This series' tests, as the guest names them: the selftests the overlay
+# adds (test.d/..., under /ftrace, the upstream suite's directory), then
+# the project's own tests (harness/tests/, which initramfs.sh puts in
+# the guest's /harness/tests).
+{
+	(cd "$TOP" && git ls-files --cached --others --exclude-standard -- \
+		tools/testing/selftests/ftrace/test.d | grep '\.tc$' |
+		sed 's|^tools/testing/selftests/ftrace/||')
+	(cd "$TOP" && git ls-files --cached --others --exclude-standard -- \
+		harness/tests | grep '\.tc$' | sed 's|^|/|')
+} > "$OUT/series-tests"
 mkdir -p "$OUT/guestfiles"
 
 # A boot with boot-time tracing on the command line and in bootconfig,
-# for the tests listed in $OUT/guestfiles/boot-tests.
-boot_tracing_phase() {
+# for the tests listed in $OUT/guestfiles/boot-tests, or for the files
+# given (into /extra, make check TESTS=...).
+boot_tracing_phase() {	# [test files...]
 	GUESTFILES=$OUT/guestfiles TIMEOUT=900 \
 		APPEND="$(cat "$TOP/harness/boot-tracing.cmdline")" \
 		BOOTCONFIG=$TOP/harness/boot-tracing.bconf \
-		phase boot boot_phase boot "$TOP/harness/guest/boot-state.sh"
+		phase boot boot_phase boot "$TOP/harness/guest/boot-state.sh" "$@"
 }
 
 if [ -n "$TESTS" ]; then
 	others=""
+	boots=""
 	: > "$OUT/guestfiles/boot-tests"
 	torture=""
 	for t in $TESTS; do
 		[ "$t" = torture ] && { torture=1; continue; }
 		[ -e "$t" ] || { fail_phase selected "no such test: $t"; summary; }
 		case $t in
-		*/func-duration-boot*.tc)
-			echo "$t" | sed 's|^.*tools/testing/selftests/ftrace/||' \
-				>> "$OUT/guestfiles/boot-tests";;
+		*/func-duration-boot*.tc) boots="$boots $t";;
 		*)	others="$others $t";;
 		esac
 	done
@@ -139,7 +146,7 @@ if [ -n "$TESTS" ]; then
 		TIMEOUT=1200 phase selected boot_phase selected \
 			"$TOP/harness/guest/ftracetest.sh" $others
 	fi
-	[ -s "$OUT/guestfiles/boot-tests" ] && boot_tracing_phase
+	[ -n "$boots" ] && boot_tracing_phase $boots
 	[ -n "$torture" ] && build_debug && torture_phase
 	summary
 fi

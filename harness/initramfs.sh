@@ -3,7 +3,8 @@
 # Build the guest's base initramfs for a kernel variant:
 #   harness/initramfs.sh <obj-name>
 # busybox-static, trace-cmd with its shared libraries, the ftracetest suite
-# of the laid tree (upstream tests plus this series'), and the modules.
+# of the laid tree (upstream tests plus this series'), the project's own
+# ftracetest tests (harness/tests/ -> /harness/tests/) and the modules.
 . "$(dirname "$0")/common.sh"
 
 name=$1
@@ -40,6 +41,7 @@ done
 
 mkdir -p "$ROOT/ftrace"
 cp -r "$srctree/tools/testing/selftests/ftrace/." "$ROOT/ftrace/"
+cp -r "$TOP/harness/tests" "$ROOT/harness/tests"
 [ -d "$OUT/mod-$name/lib/modules" ] && cp -r "$OUT/mod-$name/lib/modules" "$ROOT/lib/"
 
 (cd "$ROOT" && find . | cpio -o -H newc --quiet | gzip -1) > "$IMG"

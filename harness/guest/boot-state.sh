@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # Guest script for the boot-time phase: save what the boot-time tracing
 # left (top level and every instance) in /tmp/boot-state before
-# ftracetest resets it, then run the tests named in /harness/boot-tests.
+# ftracetest resets it, then run the tests under /extra (make check
+# TESTS=...) or else those named in /harness/boot-tests.
 T=/sys/kernel/tracing
 S=/tmp/boot-state
 mkdir -p $S
@@ -25,5 +26,10 @@ echo "boot-state: top level tracer $(cat $S/current_tracer)," \
 	"$(grep -vc '^#' $S/trace) events, threshold $(cat $S/threshold_ns 2>/dev/null) ns"
 cd /ftrace || exit 1
 echo "HARNESS: SUITE boot"
-./ftracetest -v -l /tmp/ftlog-boot $(cat /harness/boot-tests) | cat
+if [ -n "$(ls /extra 2>/dev/null)" ]; then
+	tests=$(ls -d /extra/*)
+else
+	tests=$(cat /harness/boot-tests)
+fi
+./ftracetest -v -l /tmp/ftlog-boot $tests | cat
 exit 0

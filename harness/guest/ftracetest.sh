@@ -3,8 +3,9 @@
 # Run ftracetest in the guest.
 #  - files under /extra (make check TESTS=...): just those;
 #  - otherwise /harness/suite says which: "series" runs this series' tests
-#    (listed in /harness/series-tests), "upstream" the rest of test.d,
-#    "all" (the default) both.
+#    (listed in /harness/series-tests: its selftests under test.d and
+#    the project's own tests under /harness/tests), "upstream" the rest
+#    of test.d, "all" (the default) both.
 cd /ftrace || exit 1
 if [ -n "$(ls /extra 2>/dev/null)" ]; then
 	echo "HARNESS: SUITE selected"
