@@ -327,7 +327,7 @@ static enum print_line_t func_duration_event_trace(struct trace_iterator *iter,
 			 trace_find_mark(field->duration), duration, rem);
 
 	func_duration_print_sym(s, field->func, sym_flags);
-	if (iter->tr->trace_flags & TRACE_ITER_PRINT_PARENT) {
+	if (!iter->tr || (iter->tr->trace_flags & TRACE_ITER_PRINT_PARENT)) {
 		trace_seq_puts(s, " <- ");
 		func_duration_print_sym(s, field->caller, sym_flags);
 	}
