@@ -14,6 +14,9 @@ save() {	# dir prefix
 	for f in threshold_ns stats hist stats_enable stats_max_functions; do
 		cat "$1/function_duration/$f" > "$S/$2$f" 2>/dev/null
 	done
+	for f in filter trigger hist; do
+		cat "$1/events/ftrace/funcduration/$f" > "$S/${2}event-$f" 2>/dev/null
+	done
 }
 echo 0 > $T/tracing_on
 save $T ""

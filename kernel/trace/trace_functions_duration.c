@@ -122,9 +122,37 @@ static unsigned long func_duration_caller(void)
 	return ret_stack ? ret_stack->ret : 0;
 }
 
+/*
+ * The event's filter and triggers, as tracing_mark_write() runs those of
+ * ftrace/print: every trigger sees the call, with its own condition,
+ * and the filter decides whether it stays in the buffer. Out of line:
+ * without them, writing an event costs one more test.
+ */
+static noinline void
+func_duration_commit_file(struct trace_event_file *file,
+			  struct trace_buffer *buffer,
+			  struct ring_buffer_event *event,
+			  struct func_duration_entry *entry)
+{
+	enum event_trigger_type tt = ETT_NONE;
+
+	if (file->flags & EVENT_FILE_FL_TRIGGER_MODE)
+		tt = event_triggers_call(file, buffer, entry, event);
+
+	if ((file->flags & EVENT_FILE_FL_FILTERED) &&
+	    !filter_match_preds(file->filter, entry))
+		__trace_event_discard_commit(buffer, event);
+	else
+		trace_buffer_unlock_commit_nostack(buffer, event);
+
+	if (tt)
+		event_triggers_post_call(file, tt);
+}
+
 static void func_duration_write(struct trace_array *tr,
 				struct ftrace_graph_ret *trace, u64 duration)
 {
+	struct trace_event_file *file = READ_ONCE(tr->func_duration_file);
 	struct trace_buffer *buffer = tr->array_buffer.buffer;
 	struct func_duration_entry *entry;
 	struct ring_buffer_event *event;
@@ -140,7 +168,12 @@ static void func_duration_write(struct trace_array *tr,
 	entry->calltime = trace->calltime;
 	entry->duration = duration;
 	entry->depth = trace->depth;
-	trace_buffer_unlock_commit_nostack(buffer, event);
+
+	if (unlikely(file && (file->flags & (EVENT_FILE_FL_TRIGGER_MODE |
+					     EVENT_FILE_FL_FILTERED))))
+		func_duration_commit_file(file, buffer, event, entry);
+	else
+		trace_buffer_unlock_commit_nostack(buffer, event);
 }
 
 /* Count the call, and hand its duration to its counted caller. */
@@ -560,6 +593,14 @@ void func_duration_init_tracefs(struct trace_array *tr, struct dentry *d_tracer)
 
 	trace_create_file("threshold_ns", TRACE_MODE_WRITE, dir, tr,
 			  &threshold_fops);
+
+	/*
+	 * Under event_mutex, as ftrace/print's trace_marker_file. The tracer
+	 * of a boot-time instance may already run: it sees no filter or
+	 * trigger of the event until then.
+	 */
+	WRITE_ONCE(tr->func_duration_file,
+		   __find_event_file(tr, "ftrace", "funcduration"));
 	func_duration_stats_init_tracefs(tr, dir);
 }
 
@@ -684,6 +725,9 @@ out:
 
 static __init int init_func_duration_tracer(void)
 {
+	/* Before the event directories exist: the writer runs both */
+	event_funcduration.flags |= TRACE_EVENT_FL_TRIGGER | TRACE_EVENT_FL_FILTER;
+
 	top_trace_array()->func_duration_threshold = func_duration_boot_threshold;
 
 	if (!register_trace_event(&func_duration_event)) {
