@@ -152,7 +152,7 @@ func_duration_commit_file(struct trace_event_file *file,
 static void func_duration_write(struct trace_array *tr,
 				struct ftrace_graph_ret *trace, u64 duration)
 {
-	struct trace_event_file *file = READ_ONCE(tr->func_duration_file);
+	struct trace_event_file *file = tr->func_duration_file;
 	struct trace_buffer *buffer = tr->array_buffer.buffer;
 	struct func_duration_entry *entry;
 	struct ring_buffer_event *event;
@@ -477,6 +477,16 @@ static int func_duration_trace_init(struct trace_array *tr)
 		return ret;
 	}
 
+	/*
+	 * The instance's events/ftrace/funcduration, with its filter and
+	 * triggers, from the first call (a boot-time instance's tracer
+	 * starts before its tracefs files exist). tr->events changes only
+	 * under trace_types_lock too, which is held here: event_mutex
+	 * comes before it and cannot be taken.
+	 */
+	lockdep_assert_held(&trace_types_lock);
+	tr->func_duration_file = __find_event_file(tr, "ftrace", "funcduration");
+
 	tr->gops->entryfunc = func_duration_entry;
 	tr->gops->retfunc = func_duration_return;
 
@@ -593,14 +603,6 @@ void func_duration_init_tracefs(struct trace_array *tr, struct dentry *d_tracer)
 
 	trace_create_file("threshold_ns", TRACE_MODE_WRITE, dir, tr,
 			  &threshold_fops);
-
-	/*
-	 * Under event_mutex, as ftrace/print's trace_marker_file. The tracer
-	 * of a boot-time instance may already run: it sees no filter or
-	 * trigger of the event until then.
-	 */
-	WRITE_ONCE(tr->func_duration_file,
-		   __find_event_file(tr, "ftrace", "funcduration"));
 	func_duration_stats_init_tracefs(tr, dir);
 }
 
