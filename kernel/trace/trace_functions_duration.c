@@ -126,7 +126,10 @@ static unsigned long func_duration_caller(void)
  * The event's filter and triggers, as tracing_mark_write() runs those of
  * ftrace/print: every trigger sees the call, with its own condition,
  * and the filter decides whether it stays in the buffer. Out of line:
- * without them, writing an event costs one more test.
+ * without them, writing an event costs one more test. Not
+ * event_trigger_unlock_commit(): a trigger soft-enables the event, which
+ * has no enable file, so it stays SOFT_DISABLED and every call would be
+ * discarded; and set_event_pid is not this tracer's pid filter.
  */
 static noinline void
 func_duration_commit_file(struct trace_event_file *file,
