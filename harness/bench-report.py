@@ -13,7 +13,8 @@ import re
 import sys
 
 MODES = ["nop", "function", "function_graph", "graph_thresh", "profiler",
-         "kprobe", "fprobe", "fd_events", "fd_hooks", "fd_stats", "fd_all"]
+         "kprobe", "fprobe", "fd_events", "fd_hooks", "fd_stats", "fd_all",
+         "fd_filter", "fd_hist", "fd_perf"]
 LABEL = {
     "nop": "nop (no tracing: the zero)",
     "function": "function tracer",
@@ -26,7 +27,11 @@ LABEL = {
     "fd_hooks": "function_duration, no event, stats off (hooks only)",
     "fd_stats": "function_duration, no event, stats on (stats only)",
     "fd_all": "function_duration, threshold 0, stats on (the default)",
+    "fd_filter": "fd_events + an event filter that every call passes",
+    "fd_hist": "fd_events + a hist trigger keyed by func.sym, value duration",
+    "fd_perf": "fd_events + perf_enable and perf stat -a counting the event",
 }
+CONSUMERS = ["fd_filter", "fd_hist", "fd_perf"]
 WORKLOADS = ["syscall", "nested", "system"]
 
 
@@ -161,6 +166,20 @@ def main():
             ratio = a / b
             out.append(f"| {w} | {name} | {ratio:.2f} (limit {k}) | "
                        f"{'yes' if ratio <= k else 'NO'} |")
+    out.append("")
+    out.append("## Consumers of the funcduration event, per event (issue 16)")
+    out.append("")
+    out.append("What each consumer adds to an event of fd_events, in instructions.")
+    out.append("")
+    out.append("| workload | consumer | instructions/event added | × fd_events |")
+    out.append("|---|---|---:|---:|")
+    for w in ("syscall", "nested"):
+        e = icount.get((w, "fd_events"), (None,))[0]
+        for m in CONSUMERS:
+            c = icount.get((w, m), (None,))[0]
+            if e is None or c is None or e <= 0:
+                continue
+            out.append(f"| {w} | {LABEL[m]} | {c - e:.0f} | {c / e:.2f} |")
     out.append("")
     users(out, icount)
     out.append("## Memory")

@@ -4,7 +4,7 @@
 # already there. Safe to run on every invocation.
 set -e
 
-PKGS="linux-source-6.12 qemu-system-x86 busybox-static trace-cmd \
+PKGS="linux-source-6.12 qemu-system-x86 busybox-static trace-cmd linux-perf \
       build-essential flex bison bc libelf-dev libssl-dev cpio kmod \
       xz-utils gzip rsync python3 perl git"
 

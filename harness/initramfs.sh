@@ -2,9 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0
 # Build the guest's base initramfs for a kernel variant:
 #   harness/initramfs.sh <obj-name>
-# busybox-static, trace-cmd with its shared libraries, the ftracetest suite
-# of the laid tree (upstream tests plus this series'), the project's own
-# ftracetest tests (harness/tests/ -> /harness/tests/) and the modules.
+# busybox-static, trace-cmd and perf with their shared libraries,
+# fdconsume, the ftracetest suite of the laid tree (upstream tests plus
+# this series'), the project's own ftracetest tests (harness/tests/ ->
+# /harness/tests/) and the modules.
 . "$(dirname "$0")/common.sh"
 
 name=$1
@@ -27,13 +28,26 @@ chmod +x "$ROOT/init"
 printf 'root:x:0:0:root:/root:/bin/sh\nnobody:x:65534:65534:nobody:/:/bin/sh\n' > "$ROOT/etc/passwd"
 printf 'root:x:0:\nnogroup:x:65534:\n' > "$ROOT/etc/group"
 
-# trace-cmd and the libraries it links (libtraceevent, libtracefs, ...).
-tc=$(command -v trace-cmd) || die "trace-cmd not installed"
-cp "$tc" "$ROOT/usr/bin/trace-cmd"
-for lib in $(ldd "$tc" | grep -o '/[^ ]*'); do
-	mkdir -p "$ROOT/$(dirname "$lib")"
-	cp -L "$lib" "$ROOT/$lib"
-done
+# A host program and the shared libraries it links.
+copy_prog() {	# <name>
+	prog=$(command -v "$1") || die "$1 not installed"
+	cp "$prog" "$ROOT/usr/bin/$1"
+	for lib in $(ldd "$prog" | grep -o '/[^ ]*'); do
+		mkdir -p "$ROOT/$(dirname "$lib")"
+		cp -L "$lib" "$ROOT/$lib"
+	done
+}
+
+# trace-cmd (libtraceevent, libtracefs, ...); perf (Debian's linux-perf)
+# and fdconsume, a BPF and perf consumer of ftrace/funcduration, for the
+# series' kernels only.
+copy_prog trace-cmd
+case $name in
+vanilla-*) ;;
+*)	copy_prog perf
+	gcc -O2 -static -Wall -o "$ROOT/usr/bin/fdconsume" \
+		"$TOP/harness/guest/fdconsume.c" || die "cannot build fdconsume";;
+esac
 # libtraceevent's plugins are optional; carry them if present.
 for d in /usr/lib/x86_64-linux-gnu/traceevent; do
 	[ -d "$d" ] && mkdir -p "$ROOT/$d" && cp -r "$d/." "$ROOT/$d/"

@@ -12,6 +12,11 @@
 # USERS_K.
 T=/sys/kernel/tracing
 FD=$T/function_duration
+# The funcduration event's consumers (fd_filter, fd_hist, fd_perf): a
+# filter that every call passes, and a hist trigger keyed by function.
+EV=$T/events/ftrace/funcduration
+EV_FILTER='duration > 0 && depth < 1000'
+EV_HIST='hist:keys=func.sym:vals=duration'
 X=/extra
 RUN=/sys/kernel/debug/fdur_bench/run
 [ -f $X/bench.conf ] && . $X/bench.conf
@@ -115,9 +120,24 @@ setup() { # mode functions
 		[ -n "$2" ] && probe_events kprobe_events fdbk "$2";;
 	fprobe)
 		[ -n "$2" ] && probe_events dynamic_events fdbf "$2";;
-	fd_events|fd_hooks|fd_stats|fd_all)
+	fd_events|fd_hooks|fd_stats|fd_all|fd_filter|fd_hist|fd_perf)
 		case $1 in
 		fd_events) echo 0 > $FD/threshold_ns; echo 0 > $FD/stats_enable;;
+		fd_filter) echo 0 > $FD/threshold_ns; echo 0 > $FD/stats_enable
+			echo "$EV_FILTER" > $EV/filter;;
+		fd_hist) echo 0 > $FD/threshold_ns; echo 0 > $FD/stats_enable
+			echo "$EV_HIST" > $EV/trigger;;
+		fd_perf) echo 0 > $FD/threshold_ns; echo 0 > $FD/stats_enable
+			echo 1 > $FD/perf_enable
+			perf stat -a -e ftrace:funcduration -o /tmp/perf.stat &
+			echo $! > /tmp/perf.pid
+			# Counting once perf holds the event open on every CPU
+			i=0
+			while [ "$(ls -l /proc/$!/fd 2> /dev/null | grep -c 'perf_event')" -lt 2 ]; do
+				i=$((i + 1))
+				[ $i -lt 100 ] || { echo "perf stat did not start" >&2; return 1; }
+				sleep 0.1
+			done;;
 		fd_hooks) echo $MAX_NS > $FD/threshold_ns; echo 0 > $FD/stats_enable;;
 		fd_stats) echo $MAX_NS > $FD/threshold_ns; echo 1 > $FD/stats_enable;;
 		fd_all) echo 0 > $FD/threshold_ns; echo 1 > $FD/stats_enable;;
@@ -127,6 +147,14 @@ setup() { # mode functions
 }
 
 teardown() {
+	if [ -f /tmp/perf.pid ]; then
+		kill -INT "$(cat /tmp/perf.pid)"
+		wait "$(cat /tmp/perf.pid)" 2> /dev/null
+		rm -f /tmp/perf.pid /tmp/perf.stat
+	fi
+	echo 0 > $FD/perf_enable
+	echo 0 > $EV/filter
+	echo "!$EV_HIST" > $EV/trigger 2> /dev/null
 	echo nop > current_tracer
 	echo 0 > function_profile_enabled
 	echo 0 > tracing_thresh
@@ -141,7 +169,7 @@ teardown() {
 	echo > trace
 }
 
-MODES="nop function function_graph graph_thresh profiler kprobe fprobe fd_events fd_hooks fd_stats fd_all"
+MODES="nop function function_graph graph_thresh profiler kprobe fprobe fd_events fd_hooks fd_stats fd_all fd_filter fd_hist fd_perf"
 
 bench_workload() { # workload functions calls-per-iteration iterations
 	w=$1 funcs=$2 per_iter=$3 iters=$4

@@ -179,6 +179,59 @@ static void func_duration_write(struct trace_array *tr,
 		trace_buffer_unlock_commit_nostack(buffer, event);
 }
 
+#ifdef CONFIG_PERF_EVENTS
+/*
+ * perf and BPF: the event is one for every instance, so a call goes to
+ * its perf events and BPF programs only from an instance whose
+ * perf_enable is 1. A consumer sees the calls of the instances it asked
+ * for, with their function set, pid filter and threshold, then applies
+ * its own filter; the instance's event filter and triggers are those of
+ * its ring buffer. perf's lists are RCU protected: where RCU is not
+ * watching (the edges of idle), a call is counted as missed instead.
+ */
+static noinline void func_duration_perf_write(struct trace_array *tr,
+					      struct ftrace_graph_ret *trace,
+					      u64 duration)
+{
+	/* A perf raw record: the u32 size, then the entry, to a u64 */
+	const int size = ALIGN(sizeof(struct func_duration_entry) + sizeof(u32),
+			       sizeof(u64)) - sizeof(u32);
+	struct trace_event_call *call = &event_funcduration;
+	struct hlist_head __percpu *events;
+	struct func_duration_entry *entry;
+	struct hlist_head *head;
+	struct pt_regs *regs;
+	int rctx;
+
+	/* Set while perf has the event open; freed after an RCU grace period */
+	events = READ_ONCE(call->perf_events);
+	if (!events)
+		return;
+	if (unlikely(!rcu_is_watching())) {
+		atomic_long_inc(&tr->func_duration_perf_missed);
+		return;
+	}
+	head = this_cpu_ptr(events);
+	if (!bpf_prog_array_valid(call) && hlist_empty(head))
+		return;
+
+	entry = perf_trace_buf_alloc(size, &regs, &rctx);
+	if (!entry)
+		return;	/* perf's recursion guard: an NMI within perf */
+	perf_fetch_caller_regs(regs);
+	entry->func = trace->func;
+	entry->caller = func_duration_caller();
+	entry->calltime = trace->calltime;
+	entry->duration = duration;
+	entry->depth = trace->depth;
+	perf_trace_run_bpf_submit(entry, size, rctx, call, 1, regs, head, NULL);
+}
+#else
+static inline void func_duration_perf_write(struct trace_array *tr,
+					    struct ftrace_graph_ret *trace,
+					    u64 duration) { }
+#endif
+
 /* Count the call, and hand its duration to its counted caller. */
 static void func_duration_return_stats(struct func_duration_stats *stats,
 				       struct fgraph_ops *gops,
@@ -299,6 +352,8 @@ static void func_duration_return(struct ftrace_graph_ret *trace,
 	data = this_cpu_ptr(tr->array_buffer.data);
 	if (!atomic_read(&data->disabled))
 		func_duration_write(tr, trace, duration);
+	if (unlikely(READ_ONCE(tr->func_duration_perf)))
+		func_duration_perf_write(tr, trace, duration);
 
 	ftrace_test_recursion_unlock(bit);
 }
@@ -461,6 +516,9 @@ static void func_duration_print_header(struct seq_file *m)
 		seq_printf(m, "# threshold: %llu ns\n",
 			   READ_ONCE(iter->tr->func_duration_threshold));
 		func_duration_print_lost(m, iter);
+		if (READ_ONCE(iter->tr->func_duration_perf))
+			seq_printf(m, "# perf and BPF: on, %ld calls missed\n",
+				   atomic_long_read(&iter->tr->func_duration_perf_missed));
 	}
 	trace_default_header(m);
 }
@@ -586,6 +644,48 @@ static const struct file_operations threshold_fops = {
 	.llseek		= generic_file_llseek,
 };
 
+/* function_duration/perf_enable: hand this instance's calls to perf and BPF */
+static ssize_t perf_enable_read(struct file *filp, char __user *ubuf,
+				size_t cnt, loff_t *ppos)
+{
+	struct trace_array *tr = filp->private_data;
+
+	return func_duration_read_number(ubuf, cnt, ppos,
+					 READ_ONCE(tr->func_duration_perf));
+}
+
+static ssize_t perf_enable_write(struct file *filp, const char __user *ubuf,
+				 size_t cnt, loff_t *ppos)
+{
+	struct trace_array *tr = filp->private_data;
+	char buf[FUNC_DURATION_INPUT_MAX + 1];
+	bool enable;
+	int ret;
+
+	ret = func_duration_get_input(tr, "perf_enable", ubuf, cnt, buf,
+				      sizeof(buf));
+	if (ret)
+		return ret;
+	if (func_duration_parse_bool(buf, &enable)) {
+		func_duration_log_input_err(tr, "perf_enable", buf,
+					    FUNC_DURATION_ERR_BOOL);
+		return -EINVAL;
+	}
+
+	WRITE_ONCE(tr->func_duration_perf, enable);
+	*ppos += cnt;
+
+	return cnt;
+}
+
+static const struct file_operations perf_enable_fops = {
+	.open		= tracing_open_generic_tr,
+	.read		= perf_enable_read,
+	.write		= perf_enable_write,
+	.release	= tracing_release_generic_tr,
+	.llseek		= generic_file_llseek,
+};
+
 /**
  * func_duration_init_tracefs - create an instance's function_duration files
  * @tr: the trace array (top level or instance)
@@ -606,6 +706,9 @@ void func_duration_init_tracefs(struct trace_array *tr, struct dentry *d_tracer)
 
 	trace_create_file("threshold_ns", TRACE_MODE_WRITE, dir, tr,
 			  &threshold_fops);
+	if (IS_ENABLED(CONFIG_PERF_EVENTS))
+		trace_create_file("perf_enable", TRACE_MODE_WRITE, dir, tr,
+				  &perf_enable_fops);
 	func_duration_stats_init_tracefs(tr, dir);
 }
 
@@ -731,7 +834,8 @@ out:
 static __init int init_func_duration_tracer(void)
 {
 	/* Before the event directories exist: the writer runs both */
-	event_funcduration.flags |= TRACE_EVENT_FL_TRIGGER | TRACE_EVENT_FL_FILTER;
+	event_funcduration.flags |= TRACE_EVENT_FL_TRIGGER | TRACE_EVENT_FL_FILTER |
+				    TRACE_EVENT_FL_BPF;
 
 	top_trace_array()->func_duration_threshold = func_duration_boot_threshold;
 
