@@ -122,27 +122,58 @@ static unsigned long func_duration_caller(void)
 	return ret_stack ? ret_stack->ret : 0;
 }
 
+/* The event's fields, in the ring buffer or in perf's buffer */
+static __always_inline void
+func_duration_fill(struct func_duration_entry *entry,
+		   struct ftrace_graph_ret *trace, u64 duration)
+{
+	entry->func = trace->func;
+	entry->caller = func_duration_caller();
+	entry->calltime = trace->calltime;
+	entry->duration = duration;
+	entry->depth = trace->depth;
+}
+
 /*
- * The event's filter and triggers, as tracing_mark_write() runs those of
- * ftrace/print: every trigger sees the call, with its own condition,
- * and the filter decides whether it stays in the buffer. Out of line:
- * without them, writing an event costs one more test. Not
+ * The event's filter and triggers, run as an event's are: the triggers
+ * that need no record first (trace_trigger_soft_disabled()); the record
+ * is reserved as trace_event_buffer_reserve() does, in the temporary
+ * buffer if the instance's is off or full and a trigger needs it
+ * (traceon, a hist counting with tracing off); then the other triggers,
+ * and the filter decides whether the record stays. Out of line: without
+ * them, writing an event costs one more test. Not
  * event_trigger_unlock_commit(): a trigger soft-enables the event, which
  * has no enable file, so it stays SOFT_DISABLED and every call would be
  * discarded; and set_event_pid is not this tracer's pid filter.
  */
 static noinline void
-func_duration_commit_file(struct trace_event_file *file,
-			  struct trace_buffer *buffer,
-			  struct ring_buffer_event *event,
-			  struct func_duration_entry *entry)
+func_duration_write_file(struct trace_event_file *file,
+			 struct ftrace_graph_ret *trace, u64 duration)
 {
 	enum event_trigger_type tt = ETT_NONE;
+	struct func_duration_entry *entry;
+	struct ring_buffer_event *event;
+	struct trace_buffer *buffer;
+	unsigned long flags = READ_ONCE(file->flags);
 
-	if (file->flags & EVENT_FILE_FL_TRIGGER_MODE)
+	if ((flags & EVENT_FILE_FL_TRIGGER_MODE) &&
+	    !(flags & EVENT_FILE_FL_TRIGGER_COND))
+		event_triggers_call(file, NULL, NULL, NULL);
+
+	event = trace_event_buffer_lock_reserve(&buffer, file,
+						TRACE_FUNC_DURATION,
+						sizeof(*entry),
+						tracing_gen_ctx());
+	if (!event)
+		return;
+
+	entry = ring_buffer_event_data(event);
+	func_duration_fill(entry, trace, duration);
+
+	if (flags & EVENT_FILE_FL_TRIGGER_COND)
 		tt = event_triggers_call(file, buffer, entry, event);
 
-	if ((file->flags & EVENT_FILE_FL_FILTERED) &&
+	if ((flags & EVENT_FILE_FL_FILTERED) &&
 	    !filter_match_preds(file->filter, entry))
 		__trace_event_discard_commit(buffer, event);
 	else
@@ -160,23 +191,20 @@ static void func_duration_write(struct trace_array *tr,
 	struct func_duration_entry *entry;
 	struct ring_buffer_event *event;
 
+	if (unlikely(file && (file->flags & (EVENT_FILE_FL_TRIGGER_MODE |
+					     EVENT_FILE_FL_FILTERED)))) {
+		func_duration_write_file(file, trace, duration);
+		return;
+	}
+
 	event = trace_buffer_lock_reserve(buffer, TRACE_FUNC_DURATION,
 					  sizeof(*entry), tracing_gen_ctx());
 	if (!event)
 		return;	/* counted by the ring buffer as dropped */
 
 	entry = ring_buffer_event_data(event);
-	entry->func = trace->func;
-	entry->caller = func_duration_caller();
-	entry->calltime = trace->calltime;
-	entry->duration = duration;
-	entry->depth = trace->depth;
-
-	if (unlikely(file && (file->flags & (EVENT_FILE_FL_TRIGGER_MODE |
-					     EVENT_FILE_FL_FILTERED))))
-		func_duration_commit_file(file, buffer, event, entry);
-	else
-		trace_buffer_unlock_commit_nostack(buffer, event);
+	func_duration_fill(entry, trace, duration);
+	trace_buffer_unlock_commit_nostack(buffer, event);
 }
 
 #ifdef CONFIG_PERF_EVENTS
@@ -219,11 +247,7 @@ static noinline void func_duration_perf_write(struct trace_array *tr,
 	if (!entry)
 		return;	/* perf's recursion guard: an NMI within perf */
 	perf_fetch_caller_regs(regs);
-	entry->func = trace->func;
-	entry->caller = func_duration_caller();
-	entry->calltime = trace->calltime;
-	entry->duration = duration;
-	entry->depth = trace->depth;
+	func_duration_fill(entry, trace, duration);
 	perf_trace_run_bpf_submit(entry, size, rctx, call, 1, regs, head, NULL);
 }
 #else
