@@ -14,7 +14,7 @@ import sys
 
 MODES = ["nop", "function", "function_graph", "graph_thresh", "profiler",
          "kprobe", "fprobe", "fd_events", "fd_hooks", "fd_stats", "fd_all",
-         "fd_filter", "fd_hist", "fd_perf"]
+         "fd_filter", "fd_filter_drop", "fd_hist", "fd_perf"]
 LABEL = {
     "nop": "nop (no tracing: the zero)",
     "function": "function tracer",
@@ -28,10 +28,11 @@ LABEL = {
     "fd_stats": "function_duration, no event, stats on (stats only)",
     "fd_all": "function_duration, threshold 0, stats on (the default)",
     "fd_filter": "fd_events + an event filter that every call passes",
+    "fd_filter_drop": "fd_events + an event filter that no call passes",
     "fd_hist": "fd_events + a hist trigger keyed by func.sym, value duration",
     "fd_perf": "fd_events + perf_enable and perf stat -a counting the event",
 }
-CONSUMERS = ["fd_filter", "fd_hist", "fd_perf"]
+CONSUMERS = ["fd_filter", "fd_filter_drop", "fd_hist", "fd_perf"]
 WORKLOADS = ["syscall", "nested", "system"]
 
 

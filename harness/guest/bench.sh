@@ -12,10 +12,12 @@
 # USERS_K.
 T=/sys/kernel/tracing
 FD=$T/function_duration
-# The funcduration event's consumers (fd_filter, fd_hist, fd_perf): a
-# filter that every call passes, and a hist trigger keyed by function.
+# The funcduration event's consumers (fd_filter, fd_filter_drop,
+# fd_hist, fd_perf): a filter that every call passes, one that none
+# passes, and a hist trigger keyed by function.
 EV=$T/events/ftrace/funcduration
 EV_FILTER='duration > 0 && depth < 1000'
+EV_FILTER_DROP='depth < 0'
 EV_HIST='hist:keys=func.sym:vals=duration'
 X=/extra
 RUN=/sys/kernel/debug/fdur_bench/run
@@ -120,11 +122,13 @@ setup() { # mode functions
 		[ -n "$2" ] && probe_events kprobe_events fdbk "$2";;
 	fprobe)
 		[ -n "$2" ] && probe_events dynamic_events fdbf "$2";;
-	fd_events|fd_hooks|fd_stats|fd_all|fd_filter|fd_hist|fd_perf)
+	fd_events|fd_hooks|fd_stats|fd_all|fd_filter|fd_filter_drop|fd_hist|fd_perf)
 		case $1 in
 		fd_events) echo 0 > $FD/threshold_ns; echo 0 > $FD/stats_enable;;
 		fd_filter) echo 0 > $FD/threshold_ns; echo 0 > $FD/stats_enable
 			echo "$EV_FILTER" > $EV/filter;;
+		fd_filter_drop) echo 0 > $FD/threshold_ns; echo 0 > $FD/stats_enable
+			echo "$EV_FILTER_DROP" > $EV/filter;;
 		fd_hist) echo 0 > $FD/threshold_ns; echo 0 > $FD/stats_enable
 			echo "$EV_HIST" > $EV/trigger;;
 		fd_perf) echo 0 > $FD/threshold_ns; echo 0 > $FD/stats_enable
@@ -169,7 +173,7 @@ teardown() {
 	echo > trace
 }
 
-MODES="nop function function_graph graph_thresh profiler kprobe fprobe fd_events fd_hooks fd_stats fd_all fd_filter fd_hist fd_perf"
+MODES="nop function function_graph graph_thresh profiler kprobe fprobe fd_events fd_hooks fd_stats fd_all fd_filter fd_filter_drop fd_hist fd_perf"
 
 bench_workload() { # workload functions calls-per-iteration iterations
 	w=$1 funcs=$2 per_iter=$3 iters=$4

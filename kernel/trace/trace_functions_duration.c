@@ -136,36 +136,47 @@ func_duration_fill(struct func_duration_entry *entry,
 
 /*
  * The event's filter and triggers, run as an event's are: the triggers
- * that need no record first (trace_trigger_soft_disabled()); the record
- * is reserved as trace_event_buffer_reserve() does, in the temporary
- * buffer if the instance's is off or full and a trigger needs it
- * (traceon, a hist counting with tracing off); then the other triggers,
- * and the filter decides whether the record stays. Out of line: without
- * them, writing an event costs one more test. Not
- * event_trigger_unlock_commit(): a trigger soft-enables the event, which
- * has no enable file, so it stays SOFT_DISABLED and every call would be
- * discarded; and set_event_pid is not this tracer's pid filter.
+ * that need no record first (trace_trigger_soft_disabled()), then the
+ * others on the record, and the filter decides whether it stays. When
+ * the instance's buffer is off or full, the triggers still get a record,
+ * from trace_event_buffer_lock_reserve() (a per-CPU buffered event or
+ * the temporary buffer), which is dropped after them: traceon fires and
+ * a hist counts with tracing off, and the call is counted as dropped
+ * once. Out of line: without them, writing an event costs one more test.
+ * Not event_trigger_unlock_commit(): a trigger soft-enables the event,
+ * which has no enable file, so it stays SOFT_DISABLED and every call
+ * would be discarded; and set_event_pid is not this tracer's pid filter.
  */
 static noinline void
 func_duration_write_file(struct trace_event_file *file,
 			 struct ftrace_graph_ret *trace, u64 duration)
 {
+	unsigned long flags = READ_ONCE(file->flags);
 	enum event_trigger_type tt = ETT_NONE;
 	struct func_duration_entry *entry;
 	struct ring_buffer_event *event;
 	struct trace_buffer *buffer;
-	unsigned long flags = READ_ONCE(file->flags);
+	bool keep = true;
 
 	if ((flags & EVENT_FILE_FL_TRIGGER_MODE) &&
 	    !(flags & EVENT_FILE_FL_TRIGGER_COND))
 		event_triggers_call(file, NULL, NULL, NULL);
 
-	event = trace_event_buffer_lock_reserve(&buffer, file,
-						TRACE_FUNC_DURATION,
-						sizeof(*entry),
-						tracing_gen_ctx());
-	if (!event)
-		return;
+	/* After them: a snapshot swaps the instance's buffer */
+	buffer = file->tr->array_buffer.buffer;
+	event = trace_buffer_lock_reserve(buffer, TRACE_FUNC_DURATION,
+					  sizeof(*entry), tracing_gen_ctx());
+	if (!event) {
+		if (!(flags & EVENT_FILE_FL_TRIGGER_COND))
+			return;
+		event = trace_event_buffer_lock_reserve(&buffer, file,
+							TRACE_FUNC_DURATION,
+							sizeof(*entry),
+							tracing_gen_ctx());
+		if (!event)
+			return;
+		keep = false;
+	}
 
 	entry = ring_buffer_event_data(event);
 	func_duration_fill(entry, trace, duration);
@@ -173,8 +184,8 @@ func_duration_write_file(struct trace_event_file *file,
 	if (flags & EVENT_FILE_FL_TRIGGER_COND)
 		tt = event_triggers_call(file, buffer, entry, event);
 
-	if ((flags & EVENT_FILE_FL_FILTERED) &&
-	    !filter_match_preds(file->filter, entry))
+	if (!keep || ((flags & EVENT_FILE_FL_FILTERED) &&
+		      !filter_match_preds(file->filter, entry)))
 		__trace_event_discard_commit(buffer, event);
 	else
 		trace_buffer_unlock_commit_nostack(buffer, event);
