@@ -141,11 +141,11 @@ func_duration_fill(struct func_duration_entry *entry,
  * the instance's buffer is off or full, the triggers still get a record,
  * from trace_event_buffer_lock_reserve() (a per-CPU buffered event or
  * the temporary buffer), which is dropped after them: traceon fires and
- * a hist counts with tracing off, and the call is counted as dropped
- * once. Out of line: without them, writing an event costs one more test.
- * Not event_trigger_unlock_commit(): a trigger soft-enables the event,
- * which has no enable file, so it stays SOFT_DISABLED and every call
- * would be discarded; and set_event_pid is not this tracer's pid filter.
+ * a hist counts with tracing off. Out of line: without them, writing an
+ * event costs one more test. Not event_trigger_unlock_commit(): a
+ * trigger soft-enables the event, which has no enable file, so it stays
+ * SOFT_DISABLED and every call would be discarded; and set_event_pid is
+ * not this tracer's pid filter.
  */
 static noinline void
 func_duration_write_file(struct trace_event_file *file,
