@@ -42,8 +42,8 @@ shell: deps
 	@$(H)/build.sh prod && $(H)/initramfs.sh prod && \
 		INTERACTIVE=1 RUN=shell $(H)/boot.sh prod $(H)/guest/shell.sh
 
-bench: deps
-	@$(H)/bench.sh
+bench:
+	@$(H)/deps.sh bench && $(H)/bench.sh
 
 series: deps
 	@$(H)/series.sh $(if $(EACH),&& $(H)/series-build.sh)

@@ -3,7 +3,9 @@
 # Build a kernel: harness/build.sh check|prod|debug [vanilla]
 #
 # check:   base.config + check.config (lock/context debugging, selftests)
-# prod:    base.config + prod.config (production-like: run, shell, bench)
+# prod:    base.config + prod.config (production-like: run, shell, upstream suite)
+# bench:   base.config + prod.config + bench.config (Debian's hot-path
+#          options and BTF: make bench)
 # debug:   base.config + check.config + debug.config (KASAN, KFENCE,
 #          kmemleak, fault injection: the torture phase)
 # vanilla: build the unpatched base with the same config, for comparing
@@ -14,6 +16,8 @@
 
 variant=${1:-check}
 case $variant in
+bench)	frags="$TOP/harness/config/base.config $TOP/harness/config/prod.config"
+	frags="$frags $TOP/harness/config/bench.config";;
 check|prod) frags="$TOP/harness/config/base.config $TOP/harness/config/$variant.config";;
 debug)	frags="$TOP/harness/config/base.config $TOP/harness/config/check.config"
 	frags="$frags $TOP/harness/config/debug.config";;

@@ -6,7 +6,10 @@
  * self time depends on).
  *
  * Each iteration makes 6 calls: fdb_outer() calls fdb_mid_a(), which
- * calls fdb_leaf() twice, and fdb_mid_b(), which calls it once.
+ * calls fdb_leaf() twice, and fdb_mid_b(), which calls it once. A leaf
+ * runs about 1500 instructions, so that under -icount every call lasts
+ * longer than the smallest tracing_thresh (1 us): function_graph with it
+ * writes one event per call (the graph_thresh_events mode).
  *
  *   echo N > /sys/kernel/debug/fdur_bench/run    run N iterations
  *   cat /sys/kernel/debug/fdur_bench/run         ns the last run took
@@ -23,9 +26,14 @@ static u64 fdb_last_ns;
 static DEFINE_MUTEX(fdb_lock);
 static struct dentry *fdb_dir;
 
+#define FDB_LEAF_ROUNDS	250
+
 noinline void fdb_leaf(u64 v)
 {
-	WRITE_ONCE(fdb_sink, READ_ONCE(fdb_sink) + v);
+	int i;
+
+	for (i = 0; i < FDB_LEAF_ROUNDS; i++)
+		WRITE_ONCE(fdb_sink, READ_ONCE(fdb_sink) + v + i);
 }
 
 noinline void fdb_mid_a(u64 v)

@@ -4,12 +4,18 @@
 # Prints one line per figure:
 #   bench <workload> <mode> <ns per traced call> <ns per iteration> <traced calls per iteration>
 #   mem <what> <bytes>
+#   stream <tracer> <guest ns> <events written> <read> <lost>
+#   vuln <name>: <state>
 # Under -icount shift=0 a guest nanosecond is one instruction.
 #
 # Knobs: /extra/bench.conf, if there, is sourced first (shell assignments,
 # written by harness/bench.sh from its environment): BENCH_ONLY (the parts
-# to run, of "syscall nested system users memory"), REPS, USERS_REPS,
-# USERS_K.
+# to run, of "syscall nested system users memory streaming"), REPS,
+# USERS_REPS, USERS_K.
+#
+# On the unpatched base (no function_duration directory) the same script
+# runs every mode but function_duration's; the host names its lines
+# bench-vanilla. The BPF peers need /extra/fdbpf and /extra/fdbpf.bpf.o.
 T=/sys/kernel/tracing
 FD=$T/function_duration
 # The funcduration event's consumers (fd_filter, fd_filter_drop,
@@ -22,7 +28,7 @@ EV_HIST='hist:keys=func.sym:vals=duration'
 X=/extra
 RUN=/sys/kernel/debug/fdur_bench/run
 [ -f $X/bench.conf ] && . $X/bench.conf
-BENCH_ONLY=${BENCH_ONLY-syscall nested system users memory}
+BENCH_ONLY=${BENCH_ONLY-syscall nested system users memory streaming}
 REPS=${REPS:-3}
 SYS_N=20000
 # The users workload: the syscall one under k concurrent function-graph
@@ -36,15 +42,33 @@ SYSTEM_LOOPS=2
 MAX_NS=18446744073709551615
 
 # The traceable functions that getppid(2) calls once each: which of the
-# system call's wrappers is traceable depends on the configuration.
+# system call's wrappers is traceable depends on the configuration, and
+# only those that BPF's fentry can attach to (that have BTF) are taken,
+# so that every mode times the same calls.
 SYS_CANDIDATES="__x64_sys_getppid __do_sys_getppid __task_pid_nr_ns"
 NEST_FUNCS="fdb_outer fdb_mid_a fdb_mid_b fdb_leaf"
 
+for f in /sys/devices/system/cpu/vulnerabilities/*; do
+	echo "vuln $(basename $f): $(cat $f)"
+done
 insmod $X/fdur_bench.ko || { echo "bench: cannot load fdur_bench.ko"; exit 1; }
 cd $T || exit 1
 SYS_FUNCS=""
+fentry_ok() { # function: can fdbpf attach fentry/fexit to it?
+	[ -x $X/fdbpf ] || return 0
+	rm -f /tmp/fdbpf.ready
+	$X/fdbpf fentry $X/fdbpf.bpf.o /tmp/fdbpf.ready $1 > /dev/null 2> /tmp/fdbpf.err &
+	while [ ! -f /tmp/fdbpf.ready ] && kill -0 $! 2> /dev/null; do sleep 0.1; done
+	kill -TERM $! 2> /dev/null
+	wait $!
+}
 for f in $SYS_CANDIDATES; do
-	grep -qx "$f" available_filter_functions && SYS_FUNCS="$SYS_FUNCS $f"
+	grep -qx "$f" available_filter_functions || continue
+	if fentry_ok $f; then
+		SYS_FUNCS="$SYS_FUNCS $f"
+	else
+		echo "bench: syscall: $f left out: $(cat /tmp/fdbpf.err)"
+	fi
 done
 SYS_CALLS=$(echo $SYS_FUNCS | wc -w)
 echo "bench: syscall: getppid() traces$SYS_FUNCS ($SYS_CALLS calls per iteration)"
@@ -116,6 +140,22 @@ setup() { # mode functions
 	graph_thresh)
 		set_filter "$2" && echo 1000000000 > tracing_thresh &&
 			echo function_graph > current_tracer;;
+	graph_thresh_events)
+		# 1 us, the smallest: every call of the nested workload is longer
+		set_filter "$2" && echo 1 > tracing_thresh &&
+			echo function_graph > current_tracer;;
+	bpf_fentry|bpf_kprobe)
+		[ -n "$2" ] || return 1
+		rm -f /tmp/fdbpf.ready
+		$X/fdbpf ${1#bpf_} $X/fdbpf.bpf.o /tmp/fdbpf.ready $2 > /tmp/fdbpf.out &
+		echo $! > /tmp/fdbpf.pid
+		i=0
+		while [ ! -f /tmp/fdbpf.ready ]; do
+			i=$((i + 1))
+			kill -0 $! 2> /dev/null && [ $i -lt 300 ] || {
+				echo "fdbpf did not start" >&2; return 1; }
+			sleep 0.1
+		done;;
 	profiler)
 		set_filter "$2" && echo 1 > function_profile_enabled;;
 	kprobe)
@@ -151,14 +191,25 @@ setup() { # mode functions
 }
 
 teardown() {
+	if [ -f /tmp/fdbpf.pid ]; then
+		kill -TERM "$(cat /tmp/fdbpf.pid)"
+		wait "$(cat /tmp/fdbpf.pid)" 2> /dev/null
+		# what the peer counted, to show that it timed the calls
+		sed 's/^/bench: /' /tmp/fdbpf.out
+		rm -f /tmp/fdbpf.pid /tmp/fdbpf.out
+	fi
 	if [ -f /tmp/perf.pid ]; then
 		kill -INT "$(cat /tmp/perf.pid)"
 		wait "$(cat /tmp/perf.pid)" 2> /dev/null
 		rm -f /tmp/perf.pid /tmp/perf.stat
 	fi
-	echo 0 > $FD/perf_enable
-	echo 0 > $EV/filter
-	echo "!$EV_HIST" > $EV/trigger 2> /dev/null
+	if [ -d $FD ]; then
+		echo 0 > $FD/perf_enable
+		echo 0 > $EV/filter
+		echo "!$EV_HIST" > $EV/trigger 2> /dev/null
+		echo 0 > $FD/threshold_ns
+		echo 1 > $FD/stats_enable
+	fi
 	echo nop > current_tracer
 	echo 0 > function_profile_enabled
 	echo 0 > tracing_thresh
@@ -168,15 +219,27 @@ teardown() {
 	echo > kprobe_events
 	echo > dynamic_events
 	echo > set_ftrace_filter
-	echo 0 > $FD/threshold_ns
-	echo 1 > $FD/stats_enable
 	echo > trace
 }
 
-MODES="nop function function_graph graph_thresh profiler kprobe fprobe fd_events fd_hooks fd_stats fd_all fd_filter fd_filter_drop fd_hist fd_perf"
+# The events a mode wrote in the buffer (read or not), per traced call:
+# 1 for fd_events and graph_thresh_events, as each call writes one.
+events_per_call() { # workload mode calls-per-run
+	n=$(awk '/^(entries|overrun):/ { s += $2 } END { print s + 0 }' per_cpu/cpu*/stats)
+	awk -v n=$n -v c=$(($3 * (REPS + 1))) -v w=$1 -v m=$2 \
+		'BEGIN { printf "bench: %s %s: %.3f events per call\n", w, m, n / c }'
+}
+
+MODES="nop function function_graph graph_thresh profiler kprobe fprobe bpf_fentry bpf_kprobe fd_events fd_hooks fd_stats fd_all fd_filter fd_filter_drop fd_hist fd_perf"
+# The unpatched base: every mode but function_duration's.
+if [ ! -d $FD ]; then
+	MODES=$(for m in $MODES; do echo $m; done | grep -v '^fd_' | tr '\n' ' ')
+	echo "bench: no function_duration here (the unpatched base): modes $MODES"
+fi
 
 bench_workload() { # workload functions calls-per-iteration iterations
 	w=$1 funcs=$2 per_iter=$3 iters=$4
+	calls_per_run=$((per_iter * iters))
 	base=""
 	for mode in $MODES; do
 		teardown
@@ -185,6 +248,10 @@ bench_workload() { # workload functions calls-per-iteration iterations
 			continue
 		fi
 		ns=$(measure $w)
+		case $mode in fd_events|graph_thresh_events)
+			[ $calls_per_run -gt 0 ] &&
+				events_per_call $w $mode $calls_per_run;;
+		esac
 		if [ "$mode" = fd_stats ] && [ "$w" = system ]; then
 			# the traced calls of one run (the warm-up and REPS runs
 			# were counted), for the per-call figures: those counted
@@ -243,6 +310,7 @@ bench_users() {
 	users_down
 	echo "raw users nop $(measure users)"
 	for mode in fd_hooks graph_thresh; do
+		case " $MODES " in *" $mode "*) ;; *) continue;; esac
 		for k in $USERS_K; do
 			if ! users_up $k $mode 2> /tmp/setup.err; then
 				echo "bench: users$k $mode: setup failed: $(cat /tmp/setup.err)"
@@ -262,12 +330,14 @@ if want syscall; then
 	cat /tmp/raw-syscall
 fi
 if want nested; then
-	bench_workload nested "$NEST_FUNCS" 6 $NEST_N > /tmp/raw-nested
+	MODES="$MODES graph_thresh_events" \
+		bench_workload nested "$NEST_FUNCS" 6 $NEST_N > /tmp/raw-nested
 	cat /tmp/raw-nested
 fi
 if want system; then
 	# Everything traced: no filter; probes cannot cover every function.
-	MODES="nop function function_graph graph_thresh profiler fd_stats fd_events fd_hooks fd_all" \
+	MODES=$(for m in nop function function_graph graph_thresh profiler fd_stats fd_events fd_hooks fd_all; do
+		case " $MODES " in *" $m "*) echo $m;; esac; done | tr '\n' ' ') \
 		bench_workload system "" 0 1 > /tmp/raw-system
 	cat /tmp/raw-system
 fi
@@ -287,6 +357,36 @@ per_call /tmp/raw-syscall $((SYS_N * SYS_CALLS))
 per_call /tmp/raw-nested $((NEST_N * 6))
 per_call /tmp/raw-system "$(cat /tmp/system-calls 2>/dev/null || echo 0)"
 per_call /tmp/raw-users $((USERS_N * SYS_CALLS))
+
+# Streaming: every function traced, every call one event, the buffer read
+# by trace-cmd record as the system workload runs; what it sustains in
+# events per guest second and what it loses. Default buffer size.
+stream() { # tracer
+	teardown
+	rm -f /tmp/stream.dat
+	[ $1 = function_duration ] && echo 0 > $FD/stats_enable
+	# stdout: the workload's ns, and "CPU n: m events lost" per CPU
+	trace-cmd record -p $1 -o /tmp/stream.dat \
+		$X/fdbench exec /bin/sh /tmp/system-workload.sh > /tmp/stream.out 2> /tmp/stream.err
+	ns=$(grep -x '[0-9]*' /tmp/stream.out | tail -1)
+	lost=$(awk '/events lost/ { s += $3 } END { print s + 0 }' /tmp/stream.out)
+	# what was read: one raw line per event
+	read=$(trace-cmd report -R /tmp/stream.dat 2> /dev/null |
+		grep -c ' funcduration: \| funcgraph_entry: \| funcgraph_exit: ')
+	echo "stream $1 ${ns:-0} $((read + lost)) $read $lost"
+	teardown
+	[ $1 = function_duration ] && echo 1 > $FD/stats_enable
+	rm -f /tmp/stream.dat
+}
+if want streaming; then
+	for t in function_graph function_duration; do
+		[ $t = function_duration ] && [ ! -d $FD ] && continue
+		stream $t
+	done
+	grep -i 'error\|warn' /tmp/stream.err | head -3 | sed 's/^/bench: streaming: /'
+	rm -f /tmp/stream.out /tmp/stream.err
+fi
+
 want memory || exit 0
 
 # Memory
@@ -305,9 +405,11 @@ ring_bytes() { # mode functions workload calls: ring-buffer bytes per call
 }
 SYS_N=2000
 for mode in fd_events function_graph function; do
+	[ ! -d $FD ] && [ $mode = fd_events ] && continue
 	ring_bytes $mode "$SYS_FUNCS" syscall $((SYS_N * SYS_CALLS))
 done
 
+[ -d $FD ] || exit 0
 teardown
 setup fd_stats "$SYS_FUNCS"
 echo "mem $(grep '^# memory:' $FD/stats | sed 's/^# memory: //')"
