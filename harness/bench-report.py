@@ -9,11 +9,12 @@ and 'mem <what> <value...>'. Under icount a guest ns is one instruction.
 The users workload's lines are 'bench users<k> <mode> ...' (k concurrent
 function-graph users) and 'bench users nop ...' (its zero).
 """
+import os
 import re
 import sys
 
 MODES = ["nop", "function", "function_graph", "graph_thresh",
-         "graph_thresh_events", "profiler", "kprobe", "fprobe", "bpf_fentry",
+         "graph_thresh_events", "profiler", "profiler_self", "kprobe", "fprobe", "bpf_fentry",
          "bpf_kprobe", "fd_events", "fd_hooks", "fd_stats", "fd_all",
          "fd_filter", "fd_filter_drop", "fd_hist", "fd_perf"]
 LABEL = {
@@ -24,6 +25,7 @@ LABEL = {
     "graph_thresh_events": "function_graph + tracing_thresh 1 us (one exit event per call)",
     "bpf_fentry": "BPF fentry + fexit, funclatency's shape (start map, log2 histogram)",
     "bpf_kprobe": "BPF kprobe + kretprobe, the same program (bcc's shape)",
+    "profiler_self": "function profiler with graph-time off (self time)",
     "profiler": "function profiler (function_profile_enabled)",
     "kprobe": "kprobe + kretprobe events",
     "fprobe": "fprobe entry + %return events",
@@ -199,7 +201,7 @@ def targets(out, icount, vanilla):
     out.append("| workload | mode | series | vanilla | × vanilla | within |")
     out.append("|---|---|---:|---:|---:|---|")
     for w in WORKLOADS:
-        for m in UPSTREAM + ["graph_thresh_events"]:
+        for m in UPSTREAM + ["profiler_self", "graph_thresh_events", "bpf_fentry", "bpf_kprobe"]:
             a = icount.get((w, m), (None,))[0]
             b = vanilla.get((w, m), (None,))[0]
             r = ratio(a, b)
@@ -262,13 +264,11 @@ def streaming(out, streams):
 
 def main():
     icount, mem, notes = parse(sys.argv[1])
-    tcg, _, _ = parse(sys.argv[2]) if len(sys.argv) > 2 else ({}, [], [])
+    tcg, _, _ = (parse(sys.argv[2]) if len(sys.argv) > 2 and os.path.exists(sys.argv[2])
+                 else ({}, [], []))
     vanilla, _, vnotes = ({}, [], [])
-    if len(sys.argv) > 3:
-        try:
-            vanilla, _, vnotes = parse(sys.argv[3])
-        except OSError:
-            pass
+    if len(sys.argv) > 3 and os.path.exists(sys.argv[3]):
+        vanilla, _, vnotes = parse(sys.argv[3])
     out = ["# make bench", ""]
     out.append("Cost per traced call, in instructions (QEMU `-icount shift=0`: "
                "one guest ns per instruction), median of 3 runs after a warm-up, "

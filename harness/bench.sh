@@ -14,7 +14,8 @@
 #
 # Environment, passed to the guest in bench.conf: BENCH_ONLY (the parts to
 # run, default "syscall nested system users memory streaming"), REPS,
-# USERS_REPS, USERS_K. NO_VANILLA=1 skips the unpatched base. The users workload (k concurrent function-graph users) runs
+# USERS_REPS, USERS_K. NO_VANILLA=1 skips the unpatched base, NO_TCG=1
+# the wall-clock boot (for measuring one change against the last run). The users workload (k concurrent function-graph users) runs
 # only in the icount boot: its figures are ratios of exact counts.
 # BENCH_UPDATES=1 adds a boot that times filter updates with 16 users
 # (harness/guest/bench-updates.sh).
@@ -60,8 +61,9 @@ bench_conf() { # kind: the guest's knobs
 	done
 }
 
-BOOTS="icount tcg"
-[ -n "$NO_VANILLA" ] || BOOTS="icount vanilla tcg"
+BOOTS="icount"
+[ -n "$NO_VANILLA" ] || BOOTS="$BOOTS vanilla"
+[ -n "$NO_TCG" ] || BOOTS="$BOOTS tcg"
 for kind in $BOOTS; do
 	t0=$(now)
 	say "boot ($kind)"

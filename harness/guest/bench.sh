@@ -158,6 +158,10 @@ setup() { # mode functions
 		done;;
 	profiler)
 		set_filter "$2" && echo 1 > function_profile_enabled;;
+	profiler_self)
+		# self time, as function_duration's statistics keep it
+		echo 0 > options/graph-time &&
+			set_filter "$2" && echo 1 > function_profile_enabled;;
 	kprobe)
 		[ -n "$2" ] && probe_events kprobe_events fdbk "$2";;
 	fprobe)
@@ -212,6 +216,7 @@ teardown() {
 	fi
 	echo nop > current_tracer
 	echo 0 > function_profile_enabled
+	echo 1 > options/graph-time
 	echo 0 > tracing_thresh
 	for g in fdbk fdbf; do
 		[ -d events/$g ] && echo 0 > events/$g/enable
@@ -230,7 +235,7 @@ events_per_call() { # workload mode calls-per-run
 		'BEGIN { printf "bench: %s %s: %.3f events per call\n", w, m, n / c }'
 }
 
-MODES="nop function function_graph graph_thresh profiler kprobe fprobe bpf_fentry bpf_kprobe fd_events fd_hooks fd_stats fd_all fd_filter fd_filter_drop fd_hist fd_perf"
+MODES="nop function function_graph graph_thresh profiler profiler_self kprobe fprobe bpf_fentry bpf_kprobe fd_events fd_hooks fd_stats fd_all fd_filter fd_filter_drop fd_hist fd_perf"
 # The unpatched base: every mode but function_duration's.
 if [ ! -d $FD ]; then
 	MODES=$(for m in $MODES; do echo $m; done | grep -v '^fd_' | tr '\n' ' ')
