@@ -58,6 +58,8 @@ for p in $(patch_list); do
 	grep -q '^--- ' "$TOP/patches/$p" || continue	# message-only patch
 	# The overlay holds the new files as the series leaves them.
 	patch_sections drop "$STAGE.overlay" "$TOP/patches/$p" > "$OUT/patch.in"
+	# A patch that changes only new files: the repo has them already
+	grep -q '^--- ' "$OUT/patch.in" || continue
 	if ! patch -d "$STAGE" -p1 -s -f -F0 --no-backup-if-mismatch \
 		-r "$OUT/rejected.rej" < "$OUT/patch.in" > "$OUT/patch.out" 2>&1; then
 		echo "harness: patch does not apply: patches/$p" >&2

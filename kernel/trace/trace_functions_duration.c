@@ -122,10 +122,6 @@ static unsigned long func_duration_caller(void)
 	return ret_stack ? ret_stack->ret : 0;
 }
 
-/* The event's flags that take it to func_duration_write_file() */
-#define FUNC_DURATION_FILE_FLAGS \
-	(EVENT_FILE_FL_TRIGGER_MODE | EVENT_FILE_FL_FILTERED)
-
 /* The event's fields, in the ring buffer or in perf's buffer */
 static __always_inline void
 func_duration_fill(struct func_duration_entry *entry,
@@ -199,18 +195,27 @@ func_duration_write_file(struct trace_event_file *file,
 }
 
 /*
- * Straight to the ring buffer: the event is never one of the trace
- * core's buffered events, so trace_buffer_lock_reserve() and its commit
- * would only add a call level and a test each.
+ * A plain event goes straight to the ring buffer: it is never one of the
+ * trace core's buffered events, so trace_buffer_lock_reserve() and its
+ * commit would only add a call level and a test each.
  */
 static void func_duration_write(struct trace_array *tr,
 				struct ftrace_graph_ret *trace, u64 duration)
 {
+	struct trace_event_file *file = tr->func_duration_file;
 	struct trace_buffer *buffer = tr->array_buffer.buffer;
-	unsigned int trace_ctx = tracing_gen_ctx();
 	struct func_duration_entry *entry;
 	struct ring_buffer_event *event;
+	unsigned int trace_ctx;
 
+	if (unlikely(file && (file->flags & (EVENT_FILE_FL_TRIGGER_MODE |
+					     EVENT_FILE_FL_FILTERED)))) {
+		func_duration_write_file(file, trace, duration);
+		return;
+	}
+
+	/* The context before the reserve, which disables preemption */
+	trace_ctx = tracing_gen_ctx();
 	event = ring_buffer_lock_reserve(buffer, sizeof(*entry));
 	if (!event)
 		return;	/* counted by the ring buffer as dropped */
@@ -218,7 +223,7 @@ static void func_duration_write(struct trace_array *tr,
 	entry = ring_buffer_event_data(event);
 	tracing_generic_entry_update(&entry->ent, TRACE_FUNC_DURATION, trace_ctx);
 	func_duration_fill(entry, trace, duration);
-	/* The comm of the task, for the output, as any commit asks */
+	/* The task's comm, for the output, as any commit asks */
 	__this_cpu_write(trace_taskinfo_save, true);
 	ring_buffer_unlock_commit(buffer);
 }
@@ -271,35 +276,6 @@ static inline void func_duration_perf_write(struct trace_array *tr,
 					    struct ftrace_graph_ret *trace,
 					    u64 duration) { }
 #endif
-
-/*
- * An event with a filter or triggers, or for perf: these can call
- * traceable functions (a stack trace, a hist's map, perf's core, a BPF
- * program), whose return comes back here; the recursion lock stops that.
- */
-static __always_inline void
-func_duration_write_guarded(struct trace_array *tr, struct trace_event_file *file,
-			    struct ftrace_graph_ret *trace, u64 duration)
-{
-	struct trace_array_cpu *data;
-	int bit;
-
-	bit = ftrace_test_recursion_trylock(trace->func, 0);
-	if (bit < 0)
-		return;
-
-	data = this_cpu_ptr(tr->array_buffer.data);
-	if (!atomic_read(&data->disabled)) {
-		if (file && (READ_ONCE(file->flags) & FUNC_DURATION_FILE_FLAGS))
-			func_duration_write_file(file, trace, duration);
-		else
-			func_duration_write(tr, trace, duration);
-	}
-	if (READ_ONCE(tr->func_duration_perf))
-		func_duration_perf_write(tr, trace, duration);
-
-	ftrace_test_recursion_unlock(bit);
-}
 
 /* Count the call, and hand its duration to its counted caller. */
 static void func_duration_return_stats(struct func_duration_stats *stats,
@@ -372,10 +348,10 @@ static void func_duration_return(struct ftrace_graph_ret *trace,
 {
 	unsigned long *task_var = fgraph_get_task_var(gops);
 	struct trace_array *tr = gops->private;
-	struct trace_event_file *file = tr->func_duration_file;
 	struct func_duration_stats *stats;
 	struct trace_array_cpu *data;
 	u64 duration, *mark;
+	int bit;
 
 	/* Its own test, without looking the task variable up again */
 	if (*task_var & TRACE_GRAPH_FL)
@@ -414,22 +390,17 @@ static void func_duration_return(struct ftrace_graph_ret *trace,
 	    duration < READ_ONCE(tr->func_duration_threshold))
 		return;
 
-	if (unlikely(READ_ONCE(tr->func_duration_perf) ||
-		     (file && (READ_ONCE(file->flags) & FUNC_DURATION_FILE_FLAGS)))) {
-		func_duration_write_guarded(tr, file, trace, duration);
+	bit = ftrace_test_recursion_trylock(trace->func, 0);
+	if (bit < 0)
 		return;
-	}
 
-	/*
-	 * The plain write calls nothing traceable, and the ring buffer
-	 * guards itself against a write nested in the same context: no
-	 * recursion lock here, only preemption off for the CPU's data.
-	 */
-	preempt_disable_notrace();
 	data = this_cpu_ptr(tr->array_buffer.data);
 	if (!atomic_read(&data->disabled))
 		func_duration_write(tr, trace, duration);
-	preempt_enable_notrace();
+	if (unlikely(READ_ONCE(tr->func_duration_perf)))
+		func_duration_perf_write(tr, trace, duration);
+
+	ftrace_test_recursion_unlock(bit);
 }
 
 /* ---------------------------------------------------------------------
