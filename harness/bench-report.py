@@ -81,7 +81,7 @@ USERS_MODES = ["fd_hooks", "graph_thresh"]
 USERS_LIMIT, USERS_TARGET_K = 1.15, 15    # issue 6: k = 15 ≤ 1.15 × k = 1
 
 
-def users(out, icount):
+def users(out, icount, vanilla=None):
     """The users<k> section: k concurrent function-graph users."""
     ks = sorted({int(m.group(1)) for (w, _) in icount
                  for m in [re.fullmatch(r"users(\d+)", w)] if m})
@@ -100,9 +100,12 @@ def users(out, icount):
                "see the notes below), and the ratio to k = 1 of the same "
                "mode; icount boot only.")
     out.append("")
+    vanilla = vanilla or {}
+    vcols = [m for m in USERS_MODES if ("users1", m) in vanilla]
     out.append("| instances (k) | " + " | ".join(
-        f"{m} | {m} × k=1" for m in USERS_MODES) + " |")
-    out.append("|---:|" + "---:|---:|" * len(USERS_MODES))
+        f"{m} | {m} × k=1" for m in USERS_MODES) +
+        "".join(f" | vanilla {m} | vanilla × k=1" for m in vcols) + " |")
+    out.append("|---:|" + "---:|---:|" * (len(USERS_MODES) + len(vcols)))
     for k in ks:
         cells = []
         for m in USERS_MODES:
@@ -113,6 +116,10 @@ def users(out, icount):
                 continue
             cells.append(f"{v[0]:.0f}")
             cells.append(f"{v[0] / one[0]:.2f}" if one and one[0] > 0 else "-")
+        for m in vcols:
+            v, one = vanilla.get((f"users{k}", m)), vanilla.get(("users1", m))
+            cells.append(f"{v[0]:.0f}" if v else "-")
+            cells.append(f"{v[0] / one[0]:.2f}" if v and one[0] > 0 else "-")
         out.append(f"| {k} | " + " | ".join(cells) + " |")
     out.append("")
     kmax = USERS_TARGET_K
@@ -253,12 +260,19 @@ def streaming(out, streams):
                "tracer wrote per guest second (icount: 10⁹ instructions), those "
                "trace-cmd read, and those lost (overwritten or dropped).")
     out.append("")
-    out.append("| kernel | tracer | guest ms | events written | per guest s | read | lost | lost % |")
-    out.append("|---|---|---:|---:|---:|---:|---:|---:|")
+    out.append("| kernel | tracer | guest ms | events written | written per guest s "
+               "| read (kept) | read per guest s | lost | lost % |")
+    out.append("|---|---|---:|---:|---:|---:|---:|---:|---:|")
     for kern, t, ns, w, r, lost in streams:
-        per_s = w / (ns / 1e9) if ns > 0 else 0
+        sec = ns / 1e9 if ns > 0 else 0
+        w_s = w / sec if sec else 0
+        r_s = r / sec if sec else 0
         pct = 100.0 * lost / w if w else 0
-        out.append(f"| {kern} | {t} | {ns / 1e6:.0f} | {w} | {per_s:,.0f} | {r} | {lost} | {pct:.1f} |")
+        out.append(f"| {kern} | {t} | {ns / 1e6:.0f} | {w} | {w_s:,.0f} | {r} | "
+                   f"{r_s:,.0f} | {lost} | {pct:.1f} |")
+    out.append("")
+    out.append("function_graph writes two events per call (entry and exit), "
+               "function_duration one.")
     out.append("")
 
 
@@ -269,6 +283,15 @@ def main():
     vanilla, _, vnotes = ({}, [], [])
     if len(sys.argv) > 3 and os.path.exists(sys.argv[3]):
         vanilla, _, vnotes = parse(sys.argv[3])
+    # The unpatched base has no function_duration statistics to count the
+    # system workload's calls: its runs are divided by the series' count
+    # (the same workload, the same traced functions).
+    calls = icount.get(("system", "nop"), (0, 0, 0))[2]
+    vnop = vanilla.get(("system", "nop"))
+    if calls and vnop:
+        for (w, m), (v, run, c) in list(vanilla.items()):
+            if w == "system" and not c:
+                vanilla[(w, m)] = ((run - vnop[1]) / calls, run, calls)
     out = ["# make bench", ""]
     out.append("Cost per traced call, in instructions (QEMU `-icount shift=0`: "
                "one guest ns per instruction), median of 3 runs after a warm-up, "
@@ -327,7 +350,7 @@ def main():
     out.append("")
     streaming(out, streams(sys.argv[1], "series") +
               (streams(sys.argv[3], "vanilla") if len(sys.argv) > 3 else []))
-    users(out, icount)
+    users(out, icount, vanilla)
     out.append("## Memory")
     out.append("")
     for m in mem:
