@@ -15,8 +15,9 @@
 # Environment, passed to the guest in bench.conf: BENCH_ONLY (the parts to
 # run, default "syscall nested system users memory streaming"), REPS,
 # USERS_REPS, USERS_K. NO_VANILLA=1 skips the unpatched base, NO_TCG=1
-# the wall-clock boot (for measuring one change against the last run). The users workload (k concurrent function-graph users) runs
-# only in the icount boot: its figures are ratios of exact counts.
+# the wall-clock boot (for measuring one change against the last run).
+# The users workload (k concurrent function-graph users) runs only in the
+# icount boots: its figures are ratios of exact counts.
 # BENCH_UPDATES=1 adds a boot that times filter updates with 16 users
 # (harness/guest/bench-updates.sh).
 . "$(dirname "$0")/common.sh"

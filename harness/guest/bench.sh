@@ -43,7 +43,7 @@ MAX_NS=18446744073709551615
 
 # The traceable functions that getppid(2) calls once each: which of the
 # system call's wrappers is traceable depends on the configuration, and
-# only those that BPF's fentry can attach to (that have BTF) are taken,
+# only those that BPF's fentry can attach to are taken,
 # so that every mode times the same calls.
 SYS_CANDIDATES="__x64_sys_getppid __do_sys_getppid __task_pid_nr_ns"
 NEST_FUNCS="fdb_outer fdb_mid_a fdb_mid_b fdb_leaf"
@@ -54,13 +54,33 @@ done
 insmod $X/fdur_bench.ko || { echo "bench: cannot load fdur_bench.ko"; exit 1; }
 cd $T || exit 1
 SYS_FUNCS=""
+# The BPF peer: fdbpf (kind fentry or kprobe) on the functions, waited
+# for until it has attached; false if it exits first or takes 30 s.
+fdbpf_start() { # kind functions
+	rm -f /tmp/fdbpf.ready
+	$X/fdbpf $1 $X/fdbpf.bpf.o /tmp/fdbpf.ready $2 > /tmp/fdbpf.out 2> /tmp/fdbpf.err &
+	echo $! > /tmp/fdbpf.pid
+	i=0
+	while [ ! -f /tmp/fdbpf.ready ]; do
+		i=$((i + 1))
+		if ! kill -0 $! 2> /dev/null || [ $i -ge 300 ]; then
+			fdbpf_stop > /dev/null
+			return 1
+		fi
+		sleep 0.1
+	done
+}
+fdbpf_stop() { # stop it; print what it counted per function
+	[ -f /tmp/fdbpf.pid ] || return 0
+	kill -TERM "$(cat /tmp/fdbpf.pid)" 2> /dev/null
+	wait "$(cat /tmp/fdbpf.pid)" 2> /dev/null
+	cat /tmp/fdbpf.out
+	rm -f /tmp/fdbpf.pid /tmp/fdbpf.out
+}
 fentry_ok() { # function: can fdbpf attach fentry/fexit to it?
 	[ -x $X/fdbpf ] || return 0
-	rm -f /tmp/fdbpf.ready
-	$X/fdbpf fentry $X/fdbpf.bpf.o /tmp/fdbpf.ready $1 > /dev/null 2> /tmp/fdbpf.err &
-	while [ ! -f /tmp/fdbpf.ready ] && kill -0 $! 2> /dev/null; do sleep 0.1; done
-	kill -TERM $! 2> /dev/null
-	wait $!
+	fdbpf_start fentry $1 || return 1
+	fdbpf_stop > /dev/null
 }
 for f in $SYS_CANDIDATES; do
 	grep -qx "$f" available_filter_functions || continue
@@ -146,16 +166,8 @@ setup() { # mode functions
 			echo function_graph > current_tracer;;
 	bpf_fentry|bpf_kprobe)
 		[ -n "$2" ] || return 1
-		rm -f /tmp/fdbpf.ready
-		$X/fdbpf ${1#bpf_} $X/fdbpf.bpf.o /tmp/fdbpf.ready $2 > /tmp/fdbpf.out &
-		echo $! > /tmp/fdbpf.pid
-		i=0
-		while [ ! -f /tmp/fdbpf.ready ]; do
-			i=$((i + 1))
-			kill -0 $! 2> /dev/null && [ $i -lt 300 ] || {
-				echo "fdbpf did not start" >&2; return 1; }
-			sleep 0.1
-		done;;
+		fdbpf_start ${1#bpf_} "$2" || {
+			echo "fdbpf did not start: $(cat /tmp/fdbpf.err)" >&2; return 1; };;
 	profiler)
 		set_filter "$2" && echo 1 > function_profile_enabled;;
 	profiler_self)
@@ -195,13 +207,9 @@ setup() { # mode functions
 }
 
 teardown() {
-	if [ -f /tmp/fdbpf.pid ]; then
-		kill -TERM "$(cat /tmp/fdbpf.pid)"
-		wait "$(cat /tmp/fdbpf.pid)" 2> /dev/null
-		# what the peer counted, to show that it timed the calls
-		sed 's/^/bench: /' /tmp/fdbpf.out
-		rm -f /tmp/fdbpf.pid /tmp/fdbpf.out
-	fi
+	# what the BPF peer counted, to show that it timed the calls
+	fdbpf_stop > /tmp/fdbpf.counts
+	sed 's/^/bench: /' /tmp/fdbpf.counts
 	if [ -f /tmp/perf.pid ]; then
 		kill -INT "$(cat /tmp/perf.pid)"
 		wait "$(cat /tmp/perf.pid)" 2> /dev/null
