@@ -7,7 +7,11 @@
 Lines read: 'bench <workload> <mode> <ns per call> <ns per run> <calls>'
 and 'mem <what> <value...>'. Under icount a guest ns is one instruction.
 The users workload's lines are 'bench users<k> <mode> ...' (k concurrent
-function-graph users) and 'bench users nop ...' (its zero).
+function-graph users) and 'bench users nop ...' (its zero). The switch
+workload's are 'bench switch <mode> <ns per context switch> <ns per run>
+<context switches per run>' (modes none, fd_hooks_nobd, fd_hooks_bd).
+Older result files, without the breakdown's modes or the switch workload,
+give a report without the Breakdown section.
 """
 import os
 import re
@@ -16,7 +20,8 @@ import sys
 MODES = ["nop", "function", "function_graph", "graph_thresh",
          "graph_thresh_events", "profiler", "profiler_self", "kprobe", "fprobe", "bpf_fentry",
          "bpf_kprobe", "fd_events", "fd_hooks", "fd_stats", "fd_all",
-         "fd_filter", "fd_filter_drop", "fd_hist", "fd_perf"]
+         "fd_filter", "fd_filter_drop", "fd_hist", "fd_perf",
+         "fd_breakdown", "fd_stats_breakdown"]
 LABEL = {
     "nop": "nop (no tracing: the zero)",
     "function": "function tracer",
@@ -37,6 +42,8 @@ LABEL = {
     "fd_filter_drop": "fd_events + an event filter that no call passes",
     "fd_hist": "fd_events + a hist trigger keyed by func.sym, value duration",
     "fd_perf": "fd_events + perf_enable and perf stat -a counting the event",
+    "fd_breakdown": "fd_events + breakdown 1 (running/runnable/blocked/irq)",
+    "fd_stats_breakdown": "fd_stats + breakdown 1 (running/runnable/blocked/irq)",
 }
 CONSUMERS = ["fd_filter", "fd_filter_drop", "fd_hist", "fd_perf"]
 WORKLOADS = ["syscall", "nested", "system"]
@@ -157,7 +164,8 @@ FLOOR = {
 UPSTREAM = ["function", "function_graph", "graph_thresh", "profiler",
             "kprobe", "fprobe"]
 REGRESSION_LIMIT = 1.01   # issue 17: upstream tracers within 1 % of vanilla
-FD_MODES = [m for m in MODES if m.startswith("fd_")]
+# issue 17's targets: the breakdown's modes are not among them
+FD_MODES = [m for m in MODES if m.startswith("fd_") and "breakdown" not in m]
 PEERS = ["bpf_fentry", "bpf_kprobe"]
 
 
@@ -247,6 +255,92 @@ def floor(out, icount):
             if v is not None:
                 out.append(f"| {w} | {m} | {v:.0f} | {f} | {v / f:.1f} |")
     out.append("")
+
+
+# The breakdown's cost per traced call: (without, with) in one run
+BREAKDOWN_PAIRS = [("fd_events", "fd_breakdown"), ("fd_stats", "fd_stats_breakdown")]
+SWITCH_MODES = ["none", "fd_hooks_nobd", "fd_hooks_bd"]
+SWITCH_LABEL = {
+    "none": "none (no tracer)",
+    "fd_hooks_nobd": "fd_hooks_nobd (function_duration on, breakdown 0)",
+    "fd_hooks_bd": "fd_hooks_bd (function_duration on, breakdown 1)",
+}
+
+
+def breakdown(out, icount, vanilla):
+    """What function_duration/breakdown adds: per traced call, and per
+    context switch (the scheduler and interrupt probes)."""
+    pairs = [(w, a, b) for w in ("syscall", "nested") for a, b in BREAKDOWN_PAIRS
+             if (w, b) in icount]
+    sw = {m: icount[("switch", m)] for m in SWITCH_MODES if ("switch", m) in icount}
+    vnone = vanilla.get(("switch", "none"))
+    if not pairs and not sw and not vnone:
+        return
+    out.append("## Breakdown (function_duration/breakdown)")
+    out.append("")
+    if pairs:
+        out.append("Per traced call, in instructions: the same mode with "
+                   "breakdown 0 and 1 in the same boot (the entry notes the "
+                   "task's totals, the return takes the differences). "
+                   "fd_events keeps no data on the shadow stack with "
+                   "breakdown 0, and reserves a frame with 1; fd_stats has "
+                   "its frame (the self-time mark) either way, so its "
+                   "difference is the breakdown's own work.")
+        out.append("")
+        out.append("| workload | mode, breakdown 0 | mode, breakdown 1 | "
+                   "instructions/call, 0 | instructions/call, 1 | added | × |")
+        out.append("|---|---|---|---:|---:|---:|---:|")
+        for w, a, b in pairs:
+            x = icount.get((w, a), (None,))[0]
+            y = icount[(w, b)][0]
+            d = None if x is None else y - x
+            out.append(f"| {w} | {a} | {b} | {fmt(x)} | {fmt(y)} | "
+                       f"{'-' if d is None else f'{d:+.0f}'} | {fmt(ratio(y, x), 3)} |")
+        out.append("")
+    if sw or vnone:
+        n = next(iter(sw.values()))[2] if sw else vnone[2]
+        out.append(f"Per context switch ({n} per run): two processes pinned to "
+                   "one CPU ping-ponging a byte over two pipes, two context "
+                   "switches and two wakeups per round trip, the run divided "
+                   "by the switches (nothing subtracted: the pipe system calls "
+                   "are in the figure). fd_hooks_*: function_duration in an "
+                   "instance, no event, stats off, on functions the workload "
+                   "never calls (the nested workload's), so that only what "
+                   "runs at each switch differs: with breakdown 1, the "
+                   "breakdown's probes on sched_switch and sched_wakeup.")
+        out.append("")
+        out.append("| mode | instructions/switch | × none |")
+        out.append("|---|---:|---:|")
+        none = sw.get("none", (None,))[0]
+        for m in SWITCH_MODES:
+            if m in sw:
+                out.append(f"| {SWITCH_LABEL[m]} | {sw[m][0]:.0f} | "
+                           f"{fmt(ratio(sw[m][0], none), 3)} |")
+        if vnone:
+            out.append(f"| vanilla: none | {vnone[0]:.0f} | "
+                       f"{fmt(ratio(vnone[0], none), 3)} |")
+        out.append("")
+        diffs = [("the tracer without the breakdown", "fd_hooks_nobd", "none"),
+                 ("the breakdown", "fd_hooks_bd", "fd_hooks_nobd"),
+                 ("both", "fd_hooks_bd", "none")]
+        rows = [(n_, a, b) for n_, a, b in diffs if a in sw and b in sw]
+        if rows:
+            out.append("| added per context switch | difference | instructions "
+                       "| % of none |")
+            out.append("|---|---|---:|---:|")
+            for name, a, b in rows:
+                d = sw[a][0] - sw[b][0]
+                pct = f"{100 * d / none:+.1f}" if none else "-"
+                out.append(f"| {name} | {a} − {b} | {d:+.0f} | {pct} |")
+            out.append("")
+        out.append("```")
+        for m in SWITCH_MODES:
+            if m in sw:
+                out.append(f"bench switch {m} {sw[m][0]:.1f}")
+        if vnone:
+            out.append(f"bench-vanilla switch none {vnone[0]:.1f}")
+        out.append("```")
+        out.append("")
 
 
 def streaming(out, streams):
@@ -348,6 +442,7 @@ def main():
                 continue
             out.append(f"| {w} | {LABEL[m]} | {c - e:.0f} | {c / e:.2f} |")
     out.append("")
+    breakdown(out, icount, vanilla)
     streaming(out, streams(sys.argv[1], "series") +
               (streams(sys.argv[3], "vanilla") if len(sys.argv) > 3 else []))
     users(out, icount, vanilla)

@@ -13,9 +13,10 @@
 # the report. Workloads, modes and the guest side: harness/guest/bench.sh.
 #
 # Environment, passed to the guest in bench.conf: BENCH_ONLY (the parts to
-# run, default "syscall nested system users memory streaming"), REPS,
-# USERS_REPS, USERS_K. NO_VANILLA=1 skips the unpatched base, NO_TCG=1
-# the wall-clock boot (for measuring one change against the last run).
+# run, default "syscall nested system switch users memory streaming"),
+# REPS, USERS_REPS, USERS_K, SWITCH_N (round trips of the switch
+# workload). NO_VANILLA=1 skips the unpatched base, NO_TCG=1 the
+# wall-clock boot (for measuring one change against the last run).
 # The users workload (k concurrent function-graph users) runs only in the
 # icount boots: its figures are ratios of exact counts.
 # BENCH_UPDATES=1 adds a boot that times filter updates with 16 users
@@ -45,6 +46,9 @@ for k in $KERNELS; do
 done
 gcc -O2 -static -o "$B/fdbench" "$TOP/harness/bench/fdbench.c" ||
 	die "cannot build fdbench"
+# The context-switch workload: two processes ping-ponging over pipes.
+gcc -O2 -Wall -static -o "$B/fdswitch" "$TOP/harness/bench/fdswitch.c" ||
+	die "cannot build fdswitch"
 # The BPF peers: a funclatency-shaped object and its loader.
 clang -O2 -g -target bpf -I/usr/include/x86_64-linux-gnu \
 	-c "$TOP/harness/bench/fdbpf.bpf.c" -o "$B/fdbpf.bpf.o" ||
@@ -53,10 +57,10 @@ gcc -O2 -Wall -static -o "$B/fdbpf" "$TOP/harness/bench/fdbpf.c" \
 	-lbpf -lelf -lz -lzstd || die "cannot build fdbpf"
 
 bench_conf() { # kind: the guest's knobs
-	only=${BENCH_ONLY:-syscall nested system users memory streaming}
+	only=${BENCH_ONLY:-syscall nested system switch users memory streaming}
 	[ $1 = tcg ] && only=$(echo " $only " | sed 's/ users / /; s/ streaming / /')
 	echo "BENCH_ONLY=\"$only\""
-	for v in REPS USERS_REPS USERS_K; do
+	for v in REPS USERS_REPS USERS_K SWITCH_N; do
 		eval "x=\${$v:-}"
 		if [ -n "$x" ]; then echo "$v=\"$x\""; fi
 	done
@@ -75,7 +79,8 @@ for kind in $BOOTS; do
 	bench_conf $kind > "$B/conf-$kind/bench.conf"
 	ICOUNT=$icount RUN=bench-$kind TIMEOUT=2400 "$TOP/harness/boot.sh" $k \
 		"$TOP/harness/guest/bench.sh" "$B/mod-$k/fdur_bench.ko" "$B/fdbench" \
-		"$B/fdbpf" "$B/fdbpf.bpf.o" "$B/conf-$kind/bench.conf" > "$B/$kind.out" 2>&1
+		"$B/fdbpf" "$B/fdbpf.bpf.o" "$B/fdswitch" "$B/conf-$kind/bench.conf" \
+		> "$B/$kind.out" 2>&1
 	rc=$?
 	grep -q '^HARNESS: END rc=0' "$B/$kind.out" && [ $rc -eq 0 ] ||
 		die "bench boot ($kind) failed (rc $rc): see $B/$kind.out and $LOGS/bench-$kind.console"

@@ -3,6 +3,7 @@
 # Guest script of `make bench`: every workload in every mode, in one boot.
 # Prints one line per figure:
 #   bench <workload> <mode> <ns per traced call> <ns per iteration> <traced calls per iteration>
+#   bench switch <mode> <ns per context switch> <ns per run> <context switches per run>
 #   mem <what> <bytes>
 #   stream <tracer> <guest ns> <events written> <read> <lost>
 #   vuln <name>: <state>
@@ -10,12 +11,21 @@
 #
 # Knobs: /extra/bench.conf, if there, is sourced first (shell assignments,
 # written by harness/bench.sh from its environment): BENCH_ONLY (the parts
-# to run, of "syscall nested system users memory streaming"), REPS,
-# USERS_REPS, USERS_K.
+# to run, of "syscall nested system switch users memory streaming"),
+# REPS, USERS_REPS, USERS_K, SWITCH_N.
 #
 # On the unpatched base (no function_duration directory) the same script
 # runs every mode but function_duration's; the host names its lines
-# bench-vanilla. The BPF peers need /extra/fdbpf and /extra/fdbpf.bpf.o.
+# bench-vanilla. The BPF peers need /extra/fdbpf and /extra/fdbpf.bpf.o,
+# the switch workload /extra/fdswitch.
+#
+# The breakdown (function_duration/breakdown: each call's duration split
+# into running, runnable, blocked and irq time, from probes on the
+# scheduler and interrupt tracepoints): modes fd_breakdown (fd_events with
+# breakdown 1) and fd_stats_breakdown (fd_stats with breakdown 1) in the
+# syscall and nested workloads, per traced call; and the switch workload,
+# per context switch (see bench_switch below). Left out, with a note,
+# where the kernel has no breakdown file.
 T=/sys/kernel/tracing
 FD=$T/function_duration
 # The funcduration event's consumers (fd_filter, fd_filter_drop,
@@ -28,7 +38,7 @@ EV_HIST='hist:keys=func.sym:vals=duration'
 X=/extra
 RUN=/sys/kernel/debug/fdur_bench/run
 [ -f $X/bench.conf ] && . $X/bench.conf
-BENCH_ONLY=${BENCH_ONLY-syscall nested system users memory streaming}
+BENCH_ONLY=${BENCH_ONLY-syscall nested system switch users memory streaming}
 REPS=${REPS:-3}
 SYS_N=20000
 # The users workload: the syscall one under k concurrent function-graph
@@ -39,6 +49,9 @@ USERS_K=${USERS_K:-1 2 4 8 15}
 USERS_REPS=${USERS_REPS:-5}
 NEST_N=20000
 SYSTEM_LOOPS=2
+# The switch workload: round trips between two processes on one CPU, two
+# context switches each.
+SWITCH_N=${SWITCH_N:-10000}
 MAX_NS=18446744073709551615
 
 # The traceable functions that getppid(2) calls once each: which of the
@@ -119,6 +132,7 @@ run_once() { # workload: the ns one run takes
 	users) $X/fdbench getppid $USERS_N;;
 	nested) echo $NEST_N > $RUN && cat $RUN;;
 	system) $X/fdbench exec /bin/sh /tmp/system-workload.sh;;
+	switch) $X/fdswitch $SWITCH_N 0;;
 	esac
 }
 
@@ -178,9 +192,14 @@ setup() { # mode functions
 		[ -n "$2" ] && probe_events kprobe_events fdbk "$2";;
 	fprobe)
 		[ -n "$2" ] && probe_events dynamic_events fdbf "$2";;
-	fd_events|fd_hooks|fd_stats|fd_all|fd_filter|fd_filter_drop|fd_hist|fd_perf)
+	fd_events|fd_hooks|fd_stats|fd_all|fd_filter|fd_filter_drop|fd_hist|fd_perf|fd_breakdown|fd_stats_breakdown)
 		case $1 in
 		fd_events) echo 0 > $FD/threshold_ns; echo 0 > $FD/stats_enable;;
+		fd_breakdown) echo 0 > $FD/threshold_ns; echo 0 > $FD/stats_enable
+			echo 1 > $FD/breakdown || return 1;;
+		fd_stats_breakdown) echo $MAX_NS > $FD/threshold_ns
+			echo 1 > $FD/stats_enable
+			echo 1 > $FD/breakdown || return 1;;
 		fd_filter) echo 0 > $FD/threshold_ns; echo 0 > $FD/stats_enable
 			echo "$EV_FILTER" > $EV/filter;;
 		fd_filter_drop) echo 0 > $FD/threshold_ns; echo 0 > $FD/stats_enable
@@ -217,6 +236,7 @@ teardown() {
 	fi
 	if [ -d $FD ]; then
 		echo 0 > $FD/perf_enable
+		[ -f $FD/breakdown ] && echo 0 > $FD/breakdown
 		echo 0 > $EV/filter
 		echo "!$EV_HIST" > $EV/trigger 2> /dev/null
 		echo 0 > $FD/threshold_ns
@@ -243,11 +263,14 @@ events_per_call() { # workload mode calls-per-run
 		'BEGIN { printf "bench: %s %s: %.3f events per call\n", w, m, n / c }'
 }
 
-MODES="nop function function_graph graph_thresh profiler profiler_self kprobe fprobe bpf_fentry bpf_kprobe fd_events fd_hooks fd_stats fd_all fd_filter fd_filter_drop fd_hist fd_perf"
+MODES="nop function function_graph graph_thresh profiler profiler_self kprobe fprobe bpf_fentry bpf_kprobe fd_events fd_hooks fd_stats fd_all fd_filter fd_filter_drop fd_hist fd_perf fd_breakdown fd_stats_breakdown"
 # The unpatched base: every mode but function_duration's.
 if [ ! -d $FD ]; then
 	MODES=$(for m in $MODES; do echo $m; done | grep -v '^fd_' | tr '\n' ' ')
 	echo "bench: no function_duration here (the unpatched base): modes $MODES"
+elif [ ! -f $FD/breakdown ]; then
+	MODES=$(for m in $MODES; do echo $m; done | grep -v 'breakdown$' | tr '\n' ' ')
+	echo "bench: no function_duration/breakdown here: modes $MODES"
 fi
 
 bench_workload() { # workload functions calls-per-iteration iterations
@@ -261,9 +284,21 @@ bench_workload() { # workload functions calls-per-iteration iterations
 			continue
 		fi
 		ns=$(measure $w)
-		case $mode in fd_events|graph_thresh_events)
+		case $mode in fd_events|fd_breakdown|graph_thresh_events)
 			[ $calls_per_run -gt 0 ] &&
 				events_per_call $w $mode $calls_per_run;;
+		esac
+		# that the breakdown was on: in the events, in the statistics
+		case $mode in
+		fd_breakdown)
+			if grep -q ' = run .* + irq ' trace; then
+				echo "bench: $w $mode: the events carry a breakdown"
+			else
+				echo "bench: $w $mode: NO breakdown in the events"
+			fi;;
+		fd_stats_breakdown)
+			grep '^# calls with a breakdown:' $FD/stats |
+				sed "s/^# /bench: $w $mode: /";;
 		esac
 		if [ "$mode" = fd_stats ] && [ "$w" = system ]; then
 			# the traced calls of one run (the warm-up and REPS runs
@@ -279,6 +314,64 @@ bench_workload() { # workload functions calls-per-iteration iterations
 		teardown
 		[ "$mode" = nop ] && base=$ns
 		echo "raw $w $mode $ns"
+	done
+}
+
+# The switch workload: fdswitch's round trips over two pipes between two
+# processes pinned to CPU 0, two context switches (and two wakeups) each,
+# timed per context switch. Modes: none (no tracer anywhere); and
+# function_duration running in an instance (sw) on functions the workload
+# never calls (the nested workload's, in the module), hooks only (no
+# event, stats off), with breakdown 0 (fd_hooks_nobd: the tracer is on,
+# the breakdown's scheduler probes are not) and 1 (fd_hooks_bd: they run
+# at every switch and wakeup). The top-level instance stays nop.
+SWITCH_IDLE_FUNCS=$NEST_FUNCS
+SWITCH_MODES="none fd_hooks_nobd fd_hooks_bd"
+if [ ! -d $FD ]; then
+	SWITCH_MODES="none"
+elif [ ! -f $FD/breakdown ]; then
+	SWITCH_MODES="none fd_hooks_nobd"
+fi
+
+switch_down() {
+	d=$T/instances/sw
+	[ -d $d ] || return 0
+	echo 0 > $d/function_duration/breakdown 2> /dev/null
+	echo nop > $d/current_tracer
+	echo > $d/set_ftrace_filter
+	rmdir $d || echo "bench: switch: cannot remove $d"
+}
+
+switch_up() { # mode
+	[ $1 = none ] && return 0
+	d=$T/instances/sw
+	mkdir $d || return 1
+	bd=0
+	[ $1 = fd_hooks_bd ] && bd=1
+	if [ -f $d/function_duration/breakdown ]; then
+		echo $bd > $d/function_duration/breakdown || return 1
+	fi
+	(cd $d && FD=$d/function_duration && setup fd_hooks "$SWITCH_IDLE_FUNCS") || return 1
+	[ "$(cat $d/current_tracer)" = function_duration ] || return 1
+	if [ $bd = 1 ] && [ "$(cat $d/function_duration/breakdown)" != 1 ]; then
+		echo "breakdown did not stay on" >&2
+		return 1
+	fi
+}
+
+bench_switch() {
+	for mode in $SWITCH_MODES; do
+		teardown
+		switch_down
+		if ! switch_up $mode 2> /tmp/setup.err; then
+			echo "bench: switch $mode: setup failed: $(cat /tmp/setup.err)"
+			switch_down
+			continue
+		fi
+		r=$(measure switch)
+		switch_down
+		set -- $r
+		echo "raw switch $mode ${1:-0} ${2:-0}"
 	done
 }
 
@@ -354,6 +447,16 @@ if want system; then
 		bench_workload system "" 0 1 > /tmp/raw-system
 	cat /tmp/raw-system
 fi
+if want switch; then
+	if [ -x $X/fdswitch ]; then
+		bench_switch > /tmp/raw-switch
+		cat /tmp/raw-switch
+		awk -v n=$SWITCH_N '$1 == "raw" && n > 0 {
+			printf "bench: switch %s: %.3f context switches per round trip (getrusage, both processes)\n", $3, $5 / n }' /tmp/raw-switch
+	else
+		echo "bench: switch: no /extra/fdswitch"
+	fi
+fi
 if want users; then
 	teardown
 	echo "bench: users: k in $USERS_K, median of $USERS_REPS runs after a warm-up"
@@ -370,6 +473,10 @@ per_call /tmp/raw-syscall $((SYS_N * SYS_CALLS))
 per_call /tmp/raw-nested $((NEST_N * 6))
 per_call /tmp/raw-system "$(cat /tmp/system-calls 2>/dev/null || echo 0)"
 per_call /tmp/raw-users $((USERS_N * SYS_CALLS))
+# per context switch: 2 per round trip, nothing subtracted
+[ -f /tmp/raw-switch ] &&
+	awk -v n=$((2 * SWITCH_N)) '$1 == "raw" {
+		printf "bench %s %s %.1f %d %d\n", $2, $3, $4 / n, $4, n }' /tmp/raw-switch
 
 # Streaming: every function traced, every call one event, the buffer read
 # by trace-cmd record as the system workload runs; what it sustains in

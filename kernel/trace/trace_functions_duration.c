@@ -50,24 +50,39 @@ static u64 func_duration_boot_threshold __initdata;
 #define FUNC_DURATION_HAS_CLOCK		IS_ENABLED(CONFIG_64BIT)
 
 /*
- * A counted call keeps on the shadow stack what it needs for its self
- * time. Without room there, the call is not counted (a drop the
- * statistics show), but still traced: its event does not depend on it.
+ * What a call keeps on the shadow stack: the mark of its self time, and
+ * with the breakdown on, the task's totals on entry (only the mark
+ * otherwise, see func_duration_entry_frame()).
  */
-static int func_duration_entry_stats(struct trace_array *tr,
-				     struct fgraph_ops *gops,
-				     unsigned long *task_var)
-{
-	u64 *mark = fgraph_reserve_data(gops->idx, sizeof(*mark));
+struct func_duration_frame {
+	u64				mark;
+	struct func_duration_bd_snap	bd;
+};
 
-	if (unlikely(!mark)) {
+/*
+ * Without room on the shadow stack, the call is not counted (a drop the
+ * statistics show) and has no breakdown, but is still traced.
+ */
+static int func_duration_entry_frame(struct trace_array *tr,
+				     struct fgraph_ops *gops,
+				     unsigned long *task_var, bool breakdown)
+{
+	struct func_duration_frame *frame;
+
+	frame = fgraph_reserve_data(gops->idx, breakdown ? sizeof(*frame) :
+						       sizeof(frame->mark));
+	if (unlikely(!frame)) {
 		preempt_disable_notrace();
 		func_duration_stats_drop_no_stack(rcu_dereference_raw(tr->func_duration_stats));
 		preempt_enable_notrace();
 		return 1;
 	}
 	/* The clock now, or (32-bit) the children's time so far */
-	*mark = FUNC_DURATION_HAS_CLOCK ? func_duration_clock_mark(*task_var) : 0;
+	frame->mark = FUNC_DURATION_HAS_CLOCK ? func_duration_clock_mark(*task_var) : 0;
+	if (breakdown)
+		func_duration_bd_enter(fgraph_task_area(current),
+				       READ_ONCE(func_duration_sched_gen),
+				       &frame->bd);
 
 	return 1;
 }
@@ -77,6 +92,7 @@ static int func_duration_entry(struct ftrace_graph_ent *trace,
 {
 	unsigned long *task_var = fgraph_get_task_var(gops);
 	struct trace_array *tr = gops->private;
+	bool breakdown;
 
 	if (*task_var & TRACE_GRAPH_NOTRACE)
 		return 0;
@@ -97,8 +113,9 @@ static int func_duration_entry(struct ftrace_graph_ent *trace,
 	if (ftrace_graph_ignore_func(gops, trace))
 		return 0;
 
-	if (!READ_ONCE(tr->func_duration_stats_off))
-		return func_duration_entry_stats(tr, gops, task_var);
+	breakdown = READ_ONCE(tr->func_duration_breakdown);
+	if (!READ_ONCE(tr->func_duration_stats_off) || breakdown)
+		return func_duration_entry_frame(tr, gops, task_var, breakdown);
 
 	return 1;
 }
@@ -125,12 +142,29 @@ static unsigned long func_duration_caller(void)
 /* The event's fields, in the ring buffer or in perf's buffer */
 static __always_inline void
 func_duration_fill(struct func_duration_entry *entry,
-		   struct ftrace_graph_ret *trace, u64 duration)
+		   struct ftrace_graph_ret *trace, u64 duration,
+		   const struct func_duration_parts *parts)
 {
 	entry->func = trace->func;
 	entry->caller = func_duration_caller();
+#ifdef CONFIG_FUNCTION_GRAPH_RETVAL
+	entry->retval = trace->retval;
+#else
+	entry->retval = 0;
+#endif
 	entry->calltime = trace->calltime;
 	entry->duration = duration;
+	if (parts) {
+		entry->running = parts->running;
+		entry->runnable = parts->runnable;
+		entry->blocked = parts->blocked;
+		entry->irq = parts->irq;
+	} else {
+		entry->running = 0;
+		entry->runnable = 0;
+		entry->blocked = 0;
+		entry->irq = 0;
+	}
 	entry->depth = trace->depth;
 }
 
@@ -149,7 +183,8 @@ func_duration_fill(struct func_duration_entry *entry,
  */
 static noinline void
 func_duration_write_file(struct trace_event_file *file,
-			 struct ftrace_graph_ret *trace, u64 duration)
+			 struct ftrace_graph_ret *trace, u64 duration,
+			 const struct func_duration_parts *parts)
 {
 	unsigned long flags = READ_ONCE(file->flags);
 	enum event_trigger_type tt = ETT_NONE;
@@ -179,7 +214,7 @@ func_duration_write_file(struct trace_event_file *file,
 	}
 
 	entry = ring_buffer_event_data(event);
-	func_duration_fill(entry, trace, duration);
+	func_duration_fill(entry, trace, duration, parts);
 
 	if (flags & EVENT_FILE_FL_TRIGGER_COND)
 		tt = event_triggers_call(file, buffer, entry, event);
@@ -200,7 +235,8 @@ func_duration_write_file(struct trace_event_file *file,
  * commit would only add a call level and a test each.
  */
 static void func_duration_write(struct trace_array *tr,
-				struct ftrace_graph_ret *trace, u64 duration)
+				struct ftrace_graph_ret *trace, u64 duration,
+				const struct func_duration_parts *parts)
 {
 	struct trace_event_file *file = tr->func_duration_file;
 	struct trace_buffer *buffer = tr->array_buffer.buffer;
@@ -210,7 +246,7 @@ static void func_duration_write(struct trace_array *tr,
 
 	if (unlikely(file && (file->flags & (EVENT_FILE_FL_TRIGGER_MODE |
 					     EVENT_FILE_FL_FILTERED)))) {
-		func_duration_write_file(file, trace, duration);
+		func_duration_write_file(file, trace, duration, parts);
 		return;
 	}
 
@@ -222,7 +258,7 @@ static void func_duration_write(struct trace_array *tr,
 
 	entry = ring_buffer_event_data(event);
 	tracing_generic_entry_update(&entry->ent, TRACE_FUNC_DURATION, trace_ctx);
-	func_duration_fill(entry, trace, duration);
+	func_duration_fill(entry, trace, duration, parts);
 	/* The task's comm, for the output, as any commit asks */
 	__this_cpu_write(trace_taskinfo_save, true);
 	ring_buffer_unlock_commit(buffer);
@@ -238,9 +274,9 @@ static void func_duration_write(struct trace_array *tr,
  * its ring buffer. perf's lists are RCU protected: where RCU is not
  * watching (the edges of idle), a call is counted as missed instead.
  */
-static noinline void func_duration_perf_write(struct trace_array *tr,
-					      struct ftrace_graph_ret *trace,
-					      u64 duration)
+static noinline void
+func_duration_perf_write(struct trace_array *tr, struct ftrace_graph_ret *trace,
+			 u64 duration, const struct func_duration_parts *parts)
 {
 	/* A perf raw record: the u32 size, then the entry, to a u64 */
 	const int size = ALIGN(sizeof(struct func_duration_entry) + sizeof(u32),
@@ -268,13 +304,13 @@ static noinline void func_duration_perf_write(struct trace_array *tr,
 	if (!entry)
 		return;	/* perf's recursion guard: an NMI within perf */
 	perf_fetch_caller_regs(regs);
-	func_duration_fill(entry, trace, duration);
+	func_duration_fill(entry, trace, duration, parts);
 	perf_trace_run_bpf_submit(entry, size, rctx, call, 1, regs, head, NULL);
 }
 #else
-static inline void func_duration_perf_write(struct trace_array *tr,
-					    struct ftrace_graph_ret *trace,
-					    u64 duration) { }
+static inline void
+func_duration_perf_write(struct trace_array *tr, struct ftrace_graph_ret *trace,
+			 u64 duration, const struct func_duration_parts *parts) { }
 #endif
 
 /* Count the call, and hand its duration to its counted caller. */
@@ -282,7 +318,8 @@ static void func_duration_return_stats(struct func_duration_stats *stats,
 				       struct fgraph_ops *gops,
 				       struct ftrace_graph_ret *trace,
 				       unsigned long *task_var,
-				       u64 duration, u64 mark)
+				       u64 duration, u64 mark,
+				       const struct func_duration_parts *parts)
 {
 	bool ordered = (s64)duration >= 0;
 	u64 children, *outer;
@@ -300,7 +337,7 @@ static void func_duration_return_stats(struct func_duration_stats *stats,
 	preempt_disable_notrace();
 	if (ordered)
 		func_duration_stats_add(stats, trace->func, duration,
-					duration - min(children, duration));
+					duration - min(children, duration), parts);
 	else
 		func_duration_stats_drop_unordered(stats);
 	preempt_enable_notrace();
@@ -347,11 +384,14 @@ static void func_duration_return(struct ftrace_graph_ret *trace,
 				 struct fgraph_ops *gops)
 {
 	unsigned long *task_var = fgraph_get_task_var(gops);
+	struct func_duration_parts parts_buf, *parts = NULL;
 	struct trace_array *tr = gops->private;
+	struct func_duration_frame *frame;
 	struct func_duration_stats *stats;
 	struct trace_array_cpu *data;
-	u64 duration, *mark;
-	int bit;
+	bool breakdown, stats_on;
+	u64 duration;
+	int bit, size;
 
 	/* Its own test, without looking the task variable up again */
 	if (*task_var & TRACE_GRAPH_FL)
@@ -376,14 +416,23 @@ static void func_duration_return(struct ftrace_graph_ret *trace,
 	duration = trace->rettime - trace->calltime;
 
 	/*
-	 * Counted if the entry callback made room for its mark.
-	 * Calls in flight when stats_enable is cleared are not counted.
+	 * Counted if the entry callback made room for its mark, and broken
+	 * down if it noted the task's totals too. Calls in flight when
+	 * stats_enable or breakdown is cleared are not counted or broken
+	 * down.
 	 */
-	if (!READ_ONCE(tr->func_duration_stats_off)) {
-		mark = fgraph_retrieve_data(gops->idx, NULL);
-		if (mark)
+	breakdown = READ_ONCE(tr->func_duration_breakdown);
+	stats_on = !READ_ONCE(tr->func_duration_stats_off);
+	frame = stats_on || breakdown ? fgraph_retrieve_data(gops->idx, &size) : NULL;
+	if (frame) {
+		if (breakdown && size >= sizeof(*frame) && (s64)duration >= 0 &&
+		    func_duration_bd_return(fgraph_task_area(current),
+					    READ_ONCE(func_duration_sched_gen),
+					    &frame->bd, duration, &parts_buf))
+			parts = &parts_buf;
+		if (stats_on)
 			func_duration_return_stats(stats, gops, trace, task_var,
-						   duration, *mark);
+						   duration, frame->mark, parts);
 	}
 
 	if ((s64)duration < 0 ||
@@ -396,9 +445,9 @@ static void func_duration_return(struct ftrace_graph_ret *trace,
 
 	data = this_cpu_ptr(tr->array_buffer.data);
 	if (!atomic_read(&data->disabled))
-		func_duration_write(tr, trace, duration);
+		func_duration_write(tr, trace, duration, parts);
 	if (unlikely(READ_ONCE(tr->func_duration_perf)))
-		func_duration_perf_write(tr, trace, duration);
+		func_duration_perf_write(tr, trace, duration, parts);
 
 	ftrace_test_recursion_unlock(bit);
 }
@@ -412,11 +461,13 @@ static void func_duration_return(struct ftrace_graph_ret *trace,
  *   [CALLTIME |] MARK DURATION us |  FUNCTION [<- CALLER]
  */
 
-/* The call time column, off by default */
+/* The call time column and the return value, off by default */
 #define FUNC_DURATION_PRINT_CALLTIME	0x1
+#define FUNC_DURATION_PRINT_RETVAL	0x2
 
 static struct tracer_opt func_duration_opts[] = {
 	{ TRACER_OPT(funcduration-calltime, FUNC_DURATION_PRINT_CALLTIME) },
+	{ TRACER_OPT(funcduration-retval, FUNC_DURATION_PRINT_RETVAL) },
 	{ } /* Empty entry */
 };
 
@@ -435,6 +486,15 @@ static void func_duration_print_sym(struct trace_seq *s, unsigned long ip,
 		trace_seq_printf(s, "%ps", (void *)ip);
 	if (sym_flags & TRACE_ITER_SYM_ADDR)
 		trace_seq_printf(s, " <%0*lx>", (int)(2 * sizeof(ip)), ip);
+}
+
+/* ns as microseconds with 3 decimals */
+static void func_duration_print_us(struct trace_seq *s, const char *label,
+				   u64 ns)
+{
+	u32 rem = do_div(ns, NSEC_PER_USEC);
+
+	trace_seq_printf(s, "%s%llu.%03u", label, ns, rem);
 }
 
 static enum print_line_t func_duration_event_trace(struct trace_iterator *iter,
@@ -467,6 +527,16 @@ static enum print_line_t func_duration_event_trace(struct trace_iterator *iter,
 		trace_seq_puts(s, " <- ");
 		func_duration_print_sym(s, field->caller, sym_flags);
 	}
+	/* A call with a breakdown: its parts add up to the duration */
+	if (field->running | field->runnable | field->blocked | field->irq) {
+		func_duration_print_us(s, " = run ", field->running);
+		func_duration_print_us(s, " + wait ", field->runnable);
+		func_duration_print_us(s, " + blk ", field->blocked);
+		func_duration_print_us(s, " + irq ", field->irq);
+		trace_seq_puts(s, " us");
+	}
+	if (func_duration_flags.val & FUNC_DURATION_PRINT_RETVAL)
+		trace_seq_printf(s, " ret=0x%lx", field->retval);
 	trace_seq_putc(s, '\n');
 
 	return trace_handle_return(s);
@@ -479,9 +549,11 @@ static enum print_line_t func_duration_event_raw(struct trace_iterator *iter,
 	struct func_duration_entry *field;
 
 	trace_assign_type(field, iter->ent);
-	trace_seq_printf(&iter->seq, "%lx %lx %llu %llu %d\n",
+	trace_seq_printf(&iter->seq, "%lx %lx %llu %llu %d %llu %llu %llu %llu %lx\n",
 			 field->func, field->caller, field->calltime,
-			 field->duration, field->depth);
+			 field->duration, field->depth, field->running,
+			 field->runnable, field->blocked, field->irq,
+			 field->retval);
 
 	return trace_handle_return(&iter->seq);
 }
@@ -499,6 +571,11 @@ static enum print_line_t func_duration_event_hex(struct trace_iterator *iter,
 	SEQ_PUT_HEX_FIELD(s, field->calltime);
 	SEQ_PUT_HEX_FIELD(s, field->duration);
 	SEQ_PUT_HEX_FIELD(s, field->depth);
+	SEQ_PUT_HEX_FIELD(s, field->running);
+	SEQ_PUT_HEX_FIELD(s, field->runnable);
+	SEQ_PUT_HEX_FIELD(s, field->blocked);
+	SEQ_PUT_HEX_FIELD(s, field->irq);
+	SEQ_PUT_HEX_FIELD(s, field->retval);
 
 	return trace_handle_return(s);
 }
@@ -516,6 +593,11 @@ static enum print_line_t func_duration_event_bin(struct trace_iterator *iter,
 	SEQ_PUT_FIELD(s, field->calltime);
 	SEQ_PUT_FIELD(s, field->duration);
 	SEQ_PUT_FIELD(s, field->depth);
+	SEQ_PUT_FIELD(s, field->running);
+	SEQ_PUT_FIELD(s, field->runnable);
+	SEQ_PUT_FIELD(s, field->blocked);
+	SEQ_PUT_FIELD(s, field->irq);
+	SEQ_PUT_FIELD(s, field->retval);
 
 	return trace_handle_return(s);
 }
@@ -564,6 +646,8 @@ static void func_duration_print_header(struct seq_file *m)
 		if (READ_ONCE(iter->tr->func_duration_perf))
 			seq_printf(m, "# perf and BPF: on, %ld calls missed\n",
 				   atomic_long_read(&iter->tr->func_duration_perf_missed));
+		if (READ_ONCE(iter->tr->func_duration_breakdown))
+			seq_puts(m, "# breakdown: on (DURATION = run + wait + blk + irq us)\n");
 	}
 	trace_default_header(m);
 }
@@ -607,6 +691,21 @@ static int func_duration_trace_init(struct trace_array *tr)
 		func_duration_stats_stop(tr);
 		return ret;
 	}
+	/* After the graph hooks: every task has its shadow stack then */
+	if (READ_ONCE(tr->func_duration_breakdown)) {
+		ret = func_duration_sched_get();
+		if (ret) {
+			func_duration_log_err(tr, "function_duration",
+					      "current_tracer",
+					      FUNC_DURATION_ERR_NOMEM);
+			unregister_ftrace_graph(tr->gops);
+			if (is_kernel_core_data((unsigned long)tr->gops))
+				func_duration_synchronize();
+			func_duration_stats_stop(tr);
+			return ret;
+		}
+		tr->func_duration_sched_held = true;
+	}
 	tracing_start_cmdline_record();
 
 	return 0;
@@ -621,6 +720,10 @@ static int func_duration_trace_init(struct trace_array *tr)
 static void func_duration_trace_reset(struct trace_array *tr)
 {
 	tracing_stop_cmdline_record();
+	if (tr->func_duration_sched_held) {
+		func_duration_sched_put();
+		tr->func_duration_sched_held = false;
+	}
 	unregister_ftrace_graph(tr->gops);
 	if (is_kernel_core_data((unsigned long)tr->gops))
 		func_duration_synchronize();
@@ -731,6 +834,67 @@ static const struct file_operations perf_enable_fops = {
 	.llseek		= generic_file_llseek,
 };
 
+/*
+ * function_duration/breakdown: break this instance's calls down into
+ * running, runnable, blocked and irq time. Switched while the tracer
+ * runs, it starts or stops sharing the scheduler probes at once.
+ */
+static ssize_t breakdown_read(struct file *filp, char __user *ubuf,
+			      size_t cnt, loff_t *ppos)
+{
+	struct trace_array *tr = filp->private_data;
+
+	return func_duration_read_number(ubuf, cnt, ppos,
+					 READ_ONCE(tr->func_duration_breakdown));
+}
+
+static ssize_t breakdown_write(struct file *filp, const char __user *ubuf,
+			       size_t cnt, loff_t *ppos)
+{
+	struct trace_array *tr = filp->private_data;
+	char buf[FUNC_DURATION_INPUT_MAX + 1];
+	bool enable;
+	int ret;
+
+	ret = func_duration_get_input(tr, "breakdown", ubuf, cnt, buf,
+				      sizeof(buf));
+	if (ret)
+		return ret;
+	if (func_duration_parse_bool(buf, &enable)) {
+		func_duration_log_input_err(tr, "breakdown", buf,
+					    FUNC_DURATION_ERR_BOOL);
+		return -EINVAL;
+	}
+
+	guard(mutex)(&trace_types_lock);
+	if (tr->current_trace == &func_duration_tracer &&
+	    enable != tr->func_duration_sched_held) {
+		if (enable) {
+			ret = func_duration_sched_get();
+			if (ret) {
+				func_duration_log_err(tr, "breakdown", buf,
+						      FUNC_DURATION_ERR_NOMEM);
+				return ret;
+			}
+		} else {
+			func_duration_sched_put();
+		}
+		tr->func_duration_sched_held = enable;
+	}
+	WRITE_ONCE(tr->func_duration_breakdown, enable);
+	*ppos += cnt;
+
+	return cnt;
+}
+
+static const struct file_operations breakdown_fops = {
+	.open		= tracing_open_generic_tr,
+	.read		= breakdown_read,
+	.write		= breakdown_write,
+	.release	= tracing_release_generic_tr,
+	.llseek		= generic_file_llseek,
+};
+
 /**
  * func_duration_init_tracefs - create an instance's function_duration files
  * @tr: the trace array (top level or instance)
@@ -754,6 +918,8 @@ void func_duration_init_tracefs(struct trace_array *tr, struct dentry *d_tracer)
 	if (IS_ENABLED(CONFIG_PERF_EVENTS))
 		trace_create_file("perf_enable", TRACE_MODE_WRITE, dir, tr,
 				  &perf_enable_fops);
+	trace_create_file("breakdown", TRACE_MODE_WRITE, dir, tr,
+			  &breakdown_fops);
 	func_duration_stats_init_tracefs(tr, dir);
 }
 

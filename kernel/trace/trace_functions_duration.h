@@ -15,9 +15,11 @@
 #include <linux/log2.h>
 #include <linux/percpu.h>
 #include <linux/preempt.h>
+#include <linux/minmax.h>
 #include <linux/smp.h>
 #include <linux/types.h>
 #include <linux/workqueue.h>
+#include <asm/barrier.h>
 #include <asm/local.h>
 #include <asm/local64.h>
 
@@ -97,6 +99,14 @@ u64 func_duration_percentile(const u64 *buckets, u64 min, u64 max,
 			     unsigned int pct);
 u64 func_duration_stddev(const u64 *buckets, u64 min, u64 max, u64 mean);
 
+/* The parts of one call's duration, in ns (see the breakdown below) */
+struct func_duration_parts {
+	u64	running;
+	u64	runnable;
+	u64	blocked;
+	u64	irq;
+};
+
 /* The counts of one function, summed over the CPUs */
 struct func_duration_row {
 	unsigned long	func;
@@ -106,6 +116,11 @@ struct func_duration_row {
 	u64		self;
 	u64		min;
 	u64		max;
+	u64		bd_calls;	/* with a breakdown, which the next sum */
+	u64		running;
+	u64		runnable;
+	u64		blocked;
+	u64		irq;
 	u64		buckets[FUNC_DURATION_NR_BUCKETS];
 };
 
@@ -146,7 +161,7 @@ static inline u64 func_duration_clock_return(unsigned long *task_var,
 }
 
 /*
- * One function on one CPU: 576 bytes with 64-bit longs. A bucket has 32
+ * One function on one CPU: 616 bytes with 64-bit longs. A bucket has 32
  * bits (atomic_t: an increment safe against interrupts and NMIs on this
  * CPU, on every architecture) and wraps after 2^32 calls of one function
  * in one bucket on one CPU; the other counters have 64.
@@ -157,12 +172,17 @@ struct func_duration_counts {
 	local64_t	self;
 	local64_t	min_inv;	/* ~min: zeroed memory means no call yet */
 	local64_t	max;
+	local64_t	bd_calls;	/* the calls with a breakdown: */
+	local64_t	running;	/* the sums of their parts */
+	local64_t	runnable;
+	local64_t	blocked;
+	local64_t	irq;
 	atomic_t	buckets[FUNC_DURATION_NR_BUCKETS];
 };
 
 /*
  * The rows of a CPU are allocated in chunks, as functions are claimed:
- * 64 rows are 9 pages with 64-bit longs.
+ * 64 rows are 10 pages with 64-bit longs.
  */
 #define FUNC_DURATION_CHUNK_SHIFT	6
 #define FUNC_DURATION_CHUNK_ROWS	BIT(FUNC_DURATION_CHUNK_SHIFT)
@@ -234,6 +254,7 @@ void func_duration_synchronize(void);
  * @func: the function called
  * @duration: how long it took, in ns
  * @self: the part of @duration not spent in traced children
+ * @parts: its breakdown, or NULL if it has none
  *
  * Called from the return callback with preemption disabled. Takes no
  * lock and allocates nothing: safe in any context, NMI included. Inline,
@@ -244,7 +265,8 @@ void func_duration_synchronize(void);
  */
 static __always_inline void
 func_duration_stats_add(struct func_duration_stats *stats, unsigned long func,
-			u64 duration, u64 self)
+			u64 duration, u64 self,
+			const struct func_duration_parts *parts)
 {
 	struct func_duration_counts *c, *chunk;
 	unsigned int h;
@@ -286,6 +308,13 @@ func_duration_stats_add(struct func_duration_stats *stats, unsigned long func,
 	local64_add(duration, &c->total);
 	local64_add(self, &c->self);
 	atomic_inc(&c->buckets[func_duration_bucket(duration)]);
+	if (parts) {
+		local64_inc(&c->bd_calls);
+		local64_add(parts->running, &c->running);
+		local64_add(parts->runnable, &c->runnable);
+		local64_add(parts->blocked, &c->blocked);
+		local64_add(parts->irq, &c->irq);
+	}
 
 	new = ~duration;
 	old = local64_read(&c->min_inv);
@@ -295,6 +324,241 @@ func_duration_stats_add(struct func_duration_stats *stats, unsigned long func,
 	old = local64_read(&c->max);
 	while ((u64)new > (u64)old && !local64_try_cmpxchg(&c->max, &old, new))
 		;
+}
+
+/* ---------------------------------------------------------------------
+ * The breakdown of a call's duration: how much of it the task ran, was
+ * runnable (preempted, or woken and waiting for a CPU), was blocked
+ * (switched out asleep, until its wakeup), and spent in interrupts taken
+ * on its CPU while it ran.
+ *
+ * Each task keeps running totals of the last three (struct
+ * func_duration_task, in its shadow stack's task area), which the
+ * scheduler and interrupt probes advance; a call notes them on entry and
+ * takes the difference on return. Running is what is left of the
+ * duration, so the four parts always add up to it exactly. Clocks of
+ * different CPUs (a migration) can make a part look longer than the call:
+ * each is clamped to what the others leave.
+ *
+ * The totals are valid for one generation of the probes: zeroed memory
+ * is generation 0, which is never live, and a restart of the probes
+ * starts a new one. A call noted in another generation than the one its
+ * return sees has no breakdown.
+ */
+enum func_duration_task_state {
+	FUNC_DURATION_TASK_RUNNING,
+	FUNC_DURATION_TASK_RUNNABLE,
+	FUNC_DURATION_TASK_BLOCKED,
+};
+
+struct func_duration_task {
+	u64	runnable;	/* ns, totals of this generation */
+	u64	blocked;
+	u64	irq;
+	u64	since;		/* when it was switched out or woken */
+	u32	state;		/* enum func_duration_task_state */
+	u32	gen;		/* generation of the above; 0: none */
+};
+
+/* What a call notes on entry, on the shadow stack */
+struct func_duration_bd_snap {
+	u64	runnable;
+	u64	blocked;
+	u64	irq;
+	u32	gen;
+};
+
+/* The outermost interrupt in progress on a CPU */
+struct func_duration_cpu_irq {
+	u64	start;
+	u32	depth;
+	u32	gen;
+};
+
+/* The generation live now, 0 while the probes are not all live */
+extern u32 func_duration_sched_gen;
+int func_duration_sched_get(void);
+void func_duration_sched_put(void);
+
+/* @now - @then, or 0 if the clocks say @now came first */
+static inline u64 func_duration_since(u64 now, u64 then)
+{
+	return now > then ? now - then : 0;
+}
+
+/*
+ * The interrupt total is written by interrupts on the task's CPU, which
+ * can split a 64-bit read on a 32-bit CPU: read until two reads agree.
+ */
+static inline u64 func_duration_task_irq(struct func_duration_task *t)
+{
+	u64 irq;
+
+	if (IS_ENABLED(CONFIG_64BIT))
+		return READ_ONCE(t->irq);
+	do {
+		irq = READ_ONCE(t->irq);
+		barrier();
+	} while (irq != READ_ONCE(t->irq));
+
+	return irq;
+}
+
+/* Start generation @gen of @t's totals, in @state since @now */
+static inline void func_duration_task_begin(struct func_duration_task *t,
+					    u32 gen, u32 state, u64 now)
+{
+	t->runnable = 0;
+	t->blocked = 0;
+	WRITE_ONCE(t->irq, 0);
+	t->since = now;
+	t->state = state;
+	/* The probes of other CPUs read the rest after the generation */
+	smp_store_release(&t->gen, gen);
+}
+
+/* @t leaves its CPU at @now: preempted (or yielding), or to sleep */
+static inline void func_duration_task_switch_out(struct func_duration_task *t,
+						 u32 gen, u64 now, bool runnable)
+{
+	u32 state = runnable ? FUNC_DURATION_TASK_RUNNABLE :
+			       FUNC_DURATION_TASK_BLOCKED;
+
+	if (t->gen != gen) {
+		func_duration_task_begin(t, gen, state, now);
+		return;
+	}
+	t->since = now;
+	t->state = state;
+}
+
+/* @t, asleep, is woken at @now: it waits for a CPU from then */
+static inline void func_duration_task_wakeup(struct func_duration_task *t,
+					     u32 gen, u64 now)
+{
+	if (smp_load_acquire(&t->gen) != gen ||
+	    t->state != FUNC_DURATION_TASK_BLOCKED)
+		return;
+	t->blocked += func_duration_since(now, t->since);
+	t->since = now;
+	t->state = FUNC_DURATION_TASK_RUNNABLE;
+}
+
+/*
+ * @t gets a CPU at @now. A task switched out asleep and switched in
+ * without a wakeup seen (woken by a signal before it was off its CPU)
+ * counts the whole time as blocked. A task last seen in an older
+ * generation starts this one now: the time it was away is unknown, and
+ * so is the breakdown of any call it is in.
+ */
+static inline void func_duration_task_switch_in(struct func_duration_task *t,
+						u32 gen, u64 now)
+{
+	u64 away;
+
+	if (t->gen != gen) {
+		func_duration_task_begin(t, gen, FUNC_DURATION_TASK_RUNNING, now);
+		return;
+	}
+	away = func_duration_since(now, t->since);
+	if (t->state == FUNC_DURATION_TASK_RUNNABLE)
+		t->runnable += away;
+	else if (t->state == FUNC_DURATION_TASK_BLOCKED)
+		t->blocked += away;
+	t->state = FUNC_DURATION_TASK_RUNNING;
+}
+
+/* An interrupt of @ns ended on @t's CPU while @t was its current task */
+static inline void func_duration_task_add_irq(struct func_duration_task *t,
+					      u32 gen, u64 ns)
+{
+	if (READ_ONCE(t->gen) == gen)
+		WRITE_ONCE(t->irq, t->irq + ns);
+}
+
+/*
+ * An interrupt (hard or soft) begins on this CPU at @now. Interrupts
+ * nest (a hard one in a soft one): only the outermost is timed. Called
+ * with interrupts disabled.
+ */
+static inline void func_duration_irq_enter(struct func_duration_cpu_irq *c,
+					   u32 gen, u64 now)
+{
+	if (c->gen != gen) {
+		c->gen = gen;
+		c->depth = 0;
+	}
+	if (c->depth++ == 0)
+		c->start = now;
+}
+
+/*
+ * An interrupt ends at @now. Return how long the outermost one took, once
+ * it ends, and 0 before then or for an end whose beginning was not seen.
+ */
+static inline u64 func_duration_irq_exit(struct func_duration_cpu_irq *c,
+					 u32 gen, u64 now)
+{
+	if (c->gen != gen || !c->depth || --c->depth)
+		return 0;
+	return func_duration_since(now, c->start);
+}
+
+/*
+ * A call of the running task @t is entered in generation @gen (0: the
+ * probes are not live): note its totals. Called from the task itself, or
+ * from an interrupt or NMI on its CPU. A task not seen in @gen yet is
+ * running, and starts @gen now, except in an NMI, which may have
+ * interrupted a probe writing @t (its call then has no breakdown).
+ */
+static inline void func_duration_bd_enter(struct func_duration_task *t,
+					  u32 gen, struct func_duration_bd_snap *snap)
+{
+	snap->gen = 0;
+	if (!gen)
+		return;
+	if (READ_ONCE(t->gen) != gen) {
+		if (in_nmi())
+			return;
+		func_duration_task_begin(t, gen, FUNC_DURATION_TASK_RUNNING, 0);
+	}
+	snap->runnable = t->runnable;
+	snap->blocked = t->blocked;
+	snap->irq = func_duration_task_irq(t);
+	snap->gen = gen;
+}
+
+/**
+ * func_duration_bd_return - the breakdown of a call that returns
+ * @t: the task's totals
+ * @gen: the generation live now (0: none)
+ * @snap: what the call noted on entry
+ * @duration: the call's duration, in ns
+ * @parts: where to put its parts
+ *
+ * Return: true with @parts adding up to @duration, or false if the call
+ * has no breakdown (the probes were not live all along).
+ */
+static inline bool func_duration_bd_return(struct func_duration_task *t,
+					   u32 gen,
+					   const struct func_duration_bd_snap *snap,
+					   u64 duration,
+					   struct func_duration_parts *parts)
+{
+	u64 left = duration;
+
+	if (!gen || snap->gen != gen || READ_ONCE(t->gen) != gen)
+		return false;
+
+	parts->blocked = min(func_duration_since(t->blocked, snap->blocked), left);
+	left -= parts->blocked;
+	parts->runnable = min(func_duration_since(t->runnable, snap->runnable), left);
+	left -= parts->runnable;
+	parts->irq = min(func_duration_since(func_duration_task_irq(t), snap->irq),
+			 left);
+	parts->running = left - parts->irq;
+
+	return true;
 }
 
 #endif /* _TRACE_FUNCTIONS_DURATION_H */

@@ -4,7 +4,8 @@
  * written to its control files (chosen cases and random inputs), the
  * statistics math (histogram buckets, percentiles and standard
  * deviation), the lock-free counting under concurrent callers, the
- * memory the statistics take, and the clock that gives self times.
+ * memory the statistics take, the clock that gives self times, and the
+ * breakdown of a call's duration into running, runnable, blocked and irq.
  */
 #include <kunit/static_stub.h>
 #include <kunit/test.h>
@@ -803,7 +804,7 @@ static u64 conc_duration(unsigned int seed, unsigned int i)
 static void conc_count(struct conc_thread *t, unsigned int f, u64 d)
 {
 	preempt_disable();
-	func_duration_stats_add(t->race->stats, conc_func(f), d, d);
+	func_duration_stats_add(t->race->stats, conc_func(f), d, d, NULL);
 	preempt_enable();
 	t->calls[f]++;
 	t->total[f] += d;
@@ -1042,7 +1043,7 @@ static size_t mem_bound(unsigned int chunks)
 static void mem_count(struct func_duration_stats *stats, unsigned int i)
 {
 	preempt_disable();
-	func_duration_stats_add(stats, MEM_FUNC(i), 100 + i, 100 + i);
+	func_duration_stats_add(stats, MEM_FUNC(i), 100 + i, 100 + i, NULL);
 	preempt_enable();
 }
 
@@ -1188,6 +1189,512 @@ static void func_duration_clock_test(struct kunit *test)
 		   returns);
 }
 
+/* ---------------------------------------------------------------------
+ * The breakdown of a call's duration. First a few cases worked out by
+ * hand, then a model: one task on a timeline of integer time, driven at
+ * random through calls, switches, wakeups, interrupts, migrations and
+ * restarts of the probes. The model does none of the tracer's
+ * arithmetic: each step, it adds the step's length to the part of every
+ * open call that matches what the task does then. A call has a breakdown
+ * if the probes were live, in one generation, from its entry to its
+ * return.
+ */
+
+/* Expect a call returning after @duration to break down into these parts */
+static void bd_case(struct kunit *test, const char *name,
+		    struct func_duration_task *t, u32 gen,
+		    const struct func_duration_bd_snap *snap, u64 duration,
+		    u64 running, u64 runnable, u64 blocked, u64 irq)
+{
+	struct func_duration_parts p = {};
+	bool has = func_duration_bd_return(t, gen, snap, duration, &p);
+
+	KUNIT_EXPECT_TRUE_MSG(test, has, "%s: no breakdown", name);
+	KUNIT_EXPECT_EQ_MSG(test, p.running, running, "%s: running", name);
+	KUNIT_EXPECT_EQ_MSG(test, p.runnable, runnable, "%s: runnable", name);
+	KUNIT_EXPECT_EQ_MSG(test, p.blocked, blocked, "%s: blocked", name);
+	KUNIT_EXPECT_EQ_MSG(test, p.irq, irq, "%s: irq", name);
+}
+
+static void bd_hand_cases(struct kunit *test)
+{
+	struct func_duration_bd_snap snap, older;
+	struct func_duration_cpu_irq c = {};
+	struct func_duration_task t = {};
+	struct func_duration_task before;
+	struct func_duration_parts p;
+
+	/* Entered at 0, asleep from 10 to 110, woken, on a CPU at 115 */
+	func_duration_bd_enter(&t, 1, &snap);
+	func_duration_task_switch_out(&t, 1, 10, false);
+	func_duration_task_wakeup(&t, 1, 110);
+	func_duration_task_switch_in(&t, 1, 115);
+	bd_case(test, "sleep", &t, 1, &snap, 150, 45, 5, 100, 0);
+
+	/* Preempted from 20 to 70; wakeups of a runnable or running task */
+	func_duration_bd_enter(&t, 1, &snap);
+	func_duration_task_switch_out(&t, 1, 20, true);
+	before = t;
+	func_duration_task_wakeup(&t, 1, 30);
+	KUNIT_EXPECT_EQ(test, memcmp(&t, &before, sizeof(t)), 0);
+	func_duration_task_switch_in(&t, 1, 70);
+	before = t;
+	func_duration_task_wakeup(&t, 1, 80);
+	KUNIT_EXPECT_EQ(test, memcmp(&t, &before, sizeof(t)), 0);
+	bd_case(test, "preempted", &t, 1, &snap, 100, 50, 50, 0, 0);
+
+	/* Switched in asleep, its wakeup not seen: blocked all along */
+	func_duration_bd_enter(&t, 1, &snap);
+	func_duration_task_switch_out(&t, 1, 210, false);
+	func_duration_task_switch_in(&t, 1, 260);
+	bd_case(test, "unwoken", &t, 1, &snap, 70, 20, 0, 50, 0);
+
+	/* A hard interrupt in a soft one, 10 to 30: only the outer counts */
+	func_duration_bd_enter(&t, 1, &snap);
+	func_duration_irq_enter(&c, 1, 10);
+	func_duration_irq_enter(&c, 1, 12);
+	KUNIT_EXPECT_EQ(test, func_duration_irq_exit(&c, 1, 15), 0);
+	KUNIT_EXPECT_EQ(test, func_duration_irq_exit(&c, 1, 30), 20);
+	func_duration_task_add_irq(&t, 1, 20);
+	bd_case(test, "interrupt", &t, 1, &snap, 50, 30, 0, 0, 20);
+	/* An end without its beginning, or begun in another generation */
+	KUNIT_EXPECT_EQ(test, func_duration_irq_exit(&c, 1, 60), 0);
+	func_duration_irq_enter(&c, 1, 70);
+	KUNIT_EXPECT_EQ(test, func_duration_irq_exit(&c, 2, 80), 0);
+
+	/*
+	 * Woken on a CPU whose clock is 50 ahead: asleep 40 from 110 looks
+	 * like 90, more than the call's 70, and its wait like nothing.
+	 */
+	func_duration_bd_enter(&t, 1, &snap);
+	func_duration_task_switch_out(&t, 1, 110, false);
+	func_duration_task_wakeup(&t, 1, 200);
+	func_duration_task_switch_in(&t, 1, 160);
+	bd_case(test, "blocked clamped", &t, 1, &snap, 70, 0, 0, 70, 0);
+
+	/* Woken on a CPU 100 behind: its wait of 10 looks like 110 */
+	func_duration_bd_enter(&t, 1, &snap);
+	func_duration_task_switch_out(&t, 1, 210, false);
+	func_duration_task_wakeup(&t, 1, 160);
+	func_duration_task_switch_in(&t, 1, 270);
+	bd_case(test, "runnable clamped", &t, 1, &snap, 80, 0, 80, 0, 0);
+
+	/* 50 ahead again: blocked takes 100 of 110, leaving 10 of 20 in irq */
+	func_duration_bd_enter(&t, 1, &snap);
+	func_duration_task_add_irq(&t, 1, 20);
+	func_duration_task_switch_out(&t, 1, 340, false);
+	func_duration_task_wakeup(&t, 1, 440);
+	func_duration_task_switch_in(&t, 1, 400);
+	bd_case(test, "interrupt clamped", &t, 1, &snap, 110, 0, 0, 100, 10);
+
+	/* Straddling a stop, or a restart: no breakdown */
+	func_duration_bd_enter(&t, 1, &snap);
+	KUNIT_EXPECT_FALSE(test, func_duration_bd_return(&t, 0, &snap, 10, &p));
+	KUNIT_EXPECT_FALSE(test, func_duration_bd_return(&t, 2, &snap, 10, &p));
+
+	/* Entered stopped, returning after a start: no breakdown */
+	memset(&t, 0, sizeof(t));
+	func_duration_bd_enter(&t, 0, &snap);
+	KUNIT_EXPECT_EQ(test, snap.gen, 0);
+	KUNIT_EXPECT_FALSE(test, func_duration_bd_return(&t, 1, &snap, 10, &p));
+	KUNIT_EXPECT_FALSE(test, func_duration_bd_return(&t, 0, &snap, 10, &p));
+
+	/*
+	 * Asleep through a restart: the totals start again at its switch-in,
+	 * and only a call entered since has a breakdown.
+	 */
+	func_duration_bd_enter(&t, 1, &older);
+	func_duration_task_switch_out(&t, 1, 10, false);
+	func_duration_task_wakeup(&t, 2, 30);
+	func_duration_task_switch_in(&t, 2, 50);
+	KUNIT_EXPECT_EQ(test, t.gen, 2);
+	KUNIT_EXPECT_EQ(test, t.blocked, 0);
+	KUNIT_EXPECT_EQ(test, t.runnable, 0);
+	func_duration_bd_enter(&t, 2, &snap);
+	func_duration_task_switch_out(&t, 2, 60, true);
+	func_duration_task_switch_in(&t, 2, 65);
+	bd_case(test, "after a restart", &t, 2, &snap, 20, 15, 5, 0, 0);
+	KUNIT_EXPECT_FALSE(test, func_duration_bd_return(&t, 2, &older, 80, &p));
+}
+
+#define BD_SEED		0xbd2026
+#define BD_STEPS	20000
+#define BD_DEPTH	8
+#define BD_CPUS		4
+#define BD_IRQS		2	/* a hard interrupt in a soft one */
+#define BD_START	1000	/* keeps every CPU's clock positive */
+
+/* What the model's task does */
+enum bd_doing { BD_RUNS, BD_WAITS, BD_SLEEPS };
+
+struct bd_call {
+	struct func_duration_bd_snap	snap;	/* the tracer's */
+	struct func_duration_parts	want;	/* the model's, so far */
+	u64				clock;	/* its CPU's clock on entry */
+	u64				at;	/* the model's time of entry */
+	unsigned int			cpu;
+	unsigned int			era;	/* generation changes before it */
+	unsigned int			skews;	/* skewed intervals before it */
+	bool				live;	/* entered with the probes live */
+};
+
+struct bd_sim {
+	struct kunit			*test;
+	struct rnd_state		rnd;
+	unsigned int			step;
+	bool				failed;
+
+	/* The tracer's state */
+	struct func_duration_task	task;
+	struct func_duration_cpu_irq	cpu_irq[BD_CPUS];
+	u32				gen;
+	u32				last_gen;
+
+	/* The model's */
+	u64				now;
+	s64				offset[BD_CPUS]; /* of each clock */
+	u64				spread;	/* the most two differ */
+	struct bd_call			calls[BD_DEPTH];
+	unsigned int			depth;
+	unsigned int			era;	/* generation changes so far */
+	enum bd_doing			doing;
+	unsigned int			cpu;	/* where it runs, or last ran */
+	/* Whose clock timed its switch-out, or its wakeup since */
+	unsigned int			since_cpu;
+	unsigned int			skews;
+	unsigned int			irqs;	/* nested on its CPU */
+	u64				irq_at[BD_IRQS];
+	unsigned int			irq_era[BD_IRQS];
+
+	/* What was covered */
+	unsigned int			exact, skewed, stopped, straddled;
+	unsigned int			unordered, spurious, unwoken, woken;
+	unsigned int			migrations, nested, restarts;
+};
+
+static __printf(3, 4) bool bd_check(struct bd_sim *s, bool ok,
+				    const char *fmt, ...)
+{
+	char msg[128];
+	va_list args;
+
+	if (ok)
+		return true;
+	va_start(args, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, args);
+	va_end(args);
+	KUNIT_FAIL(s->test, "seed %#x, step %u, depth %u, generation %u: %s",
+		   BD_SEED, s->step, s->depth, s->gen, msg);
+	s->failed = true;
+	return false;
+}
+
+static bool bd_near(u64 got, u64 want, u64 slack)
+{
+	return got <= want + slack && want <= got + slack;
+}
+
+static u64 bd_clock(struct bd_sim *s, unsigned int cpu)
+{
+	return s->now + s->offset[cpu];
+}
+
+/* Time passes: each open call adds it to what the task does now */
+static void bd_sim_advance(struct bd_sim *s, u64 dt)
+{
+	unsigned int i;
+
+	for (i = 0; i < s->depth; i++) {
+		struct func_duration_parts *want = &s->calls[i].want;
+
+		if (s->doing == BD_SLEEPS)
+			want->blocked += dt;
+		else if (s->doing == BD_WAITS)
+			want->runnable += dt;
+		else if (s->irqs)
+			want->irq += dt;
+		else
+			want->running += dt;
+	}
+	s->now += dt;
+}
+
+static void bd_sim_enter(struct bd_sim *s)
+{
+	struct bd_call *c = &s->calls[s->depth++];
+
+	memset(c, 0, sizeof(*c));
+	c->clock = bd_clock(s, s->cpu);
+	c->at = s->now;
+	c->cpu = s->cpu;
+	c->era = s->era;
+	c->skews = s->skews;
+	c->live = s->gen != 0;
+	func_duration_bd_enter(&s->task, s->gen, &c->snap);
+}
+
+static void bd_sim_return(struct bd_sim *s)
+{
+	struct bd_call *c = &s->calls[--s->depth];
+	s64 duration = bd_clock(s, s->cpu) - c->clock;
+	const struct func_duration_parts *want = &c->want;
+	struct func_duration_parts got;
+	unsigned int skews;
+	u64 slack;
+	bool has;
+
+	if (!bd_check(s, want->running + want->runnable + want->blocked +
+		      want->irq == s->now - c->at, "the model lost time"))
+		return;
+	/* Returned "before" it was called: the tracer drops it */
+	if (duration < 0) {
+		s->unordered++;
+		return;
+	}
+
+	has = c->live && c->era == s->era;
+	if (!bd_check(s, func_duration_bd_return(&s->task, s->gen, &c->snap,
+						 duration, &got) == has,
+		      "breakdown %s, the model says %s",
+		      has ? "none" : "given", has ? "yes" : "no"))
+		return;
+	if (!has) {
+		if (c->live)
+			s->straddled++;
+		else
+			s->stopped++;
+		return;
+	}
+
+	bd_check(s, got.running + got.runnable + got.blocked + got.irq ==
+		 duration && got.running <= duration &&
+		 got.runnable <= duration && got.blocked <= duration &&
+		 got.irq <= duration,
+		 "parts %llu %llu %llu %llu of %lld",
+		 got.running, got.runnable, got.blocked, got.irq, duration);
+
+	/*
+	 * Intervals timed on two clocks are off by up to their spread, and
+	 * the clamps pass that on to the next parts: a loose bound then.
+	 */
+	skews = s->skews - c->skews;
+	if (skews || s->offset[c->cpu] != s->offset[s->cpu]) {
+		slack = (4 * skews + 8) * s->spread;
+		bd_check(s, bd_near(got.running, want->running, slack) &&
+			 bd_near(got.runnable, want->runnable, slack) &&
+			 bd_near(got.blocked, want->blocked, slack) &&
+			 bd_near(got.irq, want->irq, slack),
+			 "parts %llu %llu %llu %llu, far from %llu %llu %llu %llu",
+			 got.running, got.runnable, got.blocked, got.irq,
+			 want->running, want->runnable, want->blocked,
+			 want->irq);
+		s->skewed++;
+		return;
+	}
+	bd_check(s, got.running == want->running &&
+		 got.runnable == want->runnable &&
+		 got.blocked == want->blocked && got.irq == want->irq,
+		 "parts %llu %llu %llu %llu, not %llu %llu %llu %llu",
+		 got.running, got.runnable, got.blocked, got.irq,
+		 want->running, want->runnable, want->blocked, want->irq);
+	s->exact++;
+}
+
+/* The probes run only while live: generation 0 calls none */
+static void bd_sim_switch_out(struct bd_sim *s, bool runnable)
+{
+	if (s->gen)
+		func_duration_task_switch_out(&s->task, s->gen,
+					      bd_clock(s, s->cpu), runnable);
+	s->doing = runnable ? BD_WAITS : BD_SLEEPS;
+	s->since_cpu = s->cpu;
+}
+
+/* Woken from any CPU, whatever the task does: only a sleeper changes */
+static void bd_sim_wakeup(struct bd_sim *s)
+{
+	unsigned int cpu = prandom_u32_state(&s->rnd) % BD_CPUS;
+	struct func_duration_task before;
+
+	memcpy(&before, &s->task, sizeof(before));
+	if (s->gen)
+		func_duration_task_wakeup(&s->task, s->gen, bd_clock(s, cpu));
+	if (s->doing != BD_SLEEPS) {
+		s->spurious++;
+		bd_check(s, !memcmp(&before, &s->task, sizeof(before)),
+			 "a wakeup of a task not asleep changed it");
+		return;
+	}
+	if (s->offset[cpu] != s->offset[s->since_cpu])
+		s->skews++;
+	s->since_cpu = cpu;
+	s->doing = BD_WAITS;
+	s->woken++;
+}
+
+/* Back on a CPU, one time in three maybe another one */
+static void bd_sim_switch_in(struct bd_sim *s)
+{
+	unsigned int cpu = s->cpu;
+
+	if (prandom_u32_state(&s->rnd) % 3 == 0)
+		cpu = prandom_u32_state(&s->rnd) % BD_CPUS;
+	if (cpu != s->cpu)
+		s->migrations++;
+	if (s->doing == BD_SLEEPS)
+		s->unwoken++;
+	if (s->offset[cpu] != s->offset[s->since_cpu])
+		s->skews++;
+	if (s->gen)
+		func_duration_task_switch_in(&s->task, s->gen, bd_clock(s, cpu));
+	s->cpu = cpu;
+	s->doing = BD_RUNS;
+}
+
+/* Interrupts on the task's CPU, which it cannot leave meanwhile */
+static void bd_sim_irq_enter(struct bd_sim *s)
+{
+	unsigned int level = s->irqs++;
+
+	if (level)
+		s->nested++;
+	s->irq_at[level] = s->now;
+	s->irq_era[level] = s->era;
+	if (s->gen)
+		func_duration_irq_enter(&s->cpu_irq[s->cpu], s->gen,
+					bd_clock(s, s->cpu));
+}
+
+/*
+ * Timed: the outermost interrupt whose beginning was seen in this
+ * generation. Its time is the task's if it interrupted the task.
+ */
+static void bd_sim_irq_exit(struct bd_sim *s)
+{
+	unsigned int level = --s->irqs;
+	bool seen = s->irq_era[level] == s->era;
+	bool outer_seen = level && s->irq_era[level - 1] == s->era;
+	u64 want = seen && !outer_seen ? s->now - s->irq_at[level] : 0;
+	u64 ns;
+
+	if (!s->gen)
+		return;
+	ns = func_duration_irq_exit(&s->cpu_irq[s->cpu], s->gen,
+				    bd_clock(s, s->cpu));
+	if (!bd_check(s, ns == want, "interrupt of %llu, not %llu", ns, want))
+		return;
+	if (ns && s->doing == BD_RUNS)
+		func_duration_task_add_irq(&s->task, s->gen, ns);
+}
+
+static void bd_sim_generation(struct bd_sim *s, u32 gen)
+{
+	s->gen = gen;
+	s->era++;
+}
+
+/* Mostly short steps, some of no time at all */
+static u64 bd_sim_dt(struct bd_sim *s)
+{
+	u32 r = prandom_u32_state(&s->rnd);
+
+	return r % 8 ? 1 + (r >> 3) % 64 : 0;
+}
+
+static void bd_sim_step(struct bd_sim *s)
+{
+	unsigned int r = prandom_u32_state(&s->rnd) % 1000;
+	bool task = s->doing == BD_RUNS && !s->irqs;
+
+	bd_sim_advance(s, bd_sim_dt(s));
+	if (r < 160) {
+		if (task && s->depth < BD_DEPTH)
+			bd_sim_enter(s);
+	} else if (r < 320) {
+		if (task && s->depth)
+			bd_sim_return(s);
+	} else if (r < 400) {
+		if (task)
+			bd_sim_switch_out(s, true);
+	} else if (r < 470) {
+		if (task)
+			bd_sim_switch_out(s, false);
+	} else if (r < 560) {
+		bd_sim_wakeup(s);
+	} else if (r < 760) {
+		if (s->doing != BD_RUNS && !s->irqs)
+			bd_sim_switch_in(s);
+	} else if (r < 860) {
+		if (s->irqs < BD_IRQS)
+			bd_sim_irq_enter(s);
+	} else {
+		if (s->irqs)
+			bd_sim_irq_exit(s);
+	}
+
+	/* The probes stop for a few steps now and then, or restart at once */
+	r = prandom_u32_state(&s->rnd) % 1000;
+	if (!s->gen) {
+		if (r < 50)
+			bd_sim_generation(s, ++s->last_gen);
+	} else if (r < 3) {
+		bd_sim_generation(s, 0);
+	} else if (r < 4) {
+		bd_sim_generation(s, ++s->last_gen);
+		s->restarts++;
+	}
+}
+
+static void func_duration_test_breakdown_model(struct kunit *test)
+{
+	unsigned int cpu;
+	struct bd_sim *s;
+	s64 lo = 0, hi = 0;
+
+	bd_hand_cases(test);
+
+	s = kunit_kzalloc(test, sizeof(*s), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, s);
+	s->test = test;
+	prandom_seed_state(&s->rnd, BD_SEED);
+	/* CPUs 0 and 1 agree; the others are up to 40 ns off, either way */
+	for (cpu = 2; cpu < BD_CPUS; cpu++) {
+		s->offset[cpu] = (s64)(prandom_u32_state(&s->rnd) % 81) - 40;
+		lo = min(lo, s->offset[cpu]);
+		hi = max(hi, s->offset[cpu]);
+	}
+	s->spread = hi - lo;
+	s->now = BD_START;
+	s->last_gen = 1;
+	s->gen = 1;
+
+	for (s->step = 0; s->step < BD_STEPS && !s->failed; s->step++)
+		bd_sim_step(s);
+
+	kunit_info(test, "seed %#x: %u calls checked exactly, %u across clocks\n",
+		   BD_SEED, s->exact, s->skewed);
+	kunit_info(test, "%u with no breakdown (%u entered stopped), %u unordered\n",
+		   s->stopped + s->straddled, s->stopped, s->unordered);
+	kunit_info(test, "%u wakeups (%u spurious), %u switch-ins unwoken, %u migrations\n",
+		   s->woken + s->spurious, s->spurious, s->unwoken,
+		   s->migrations);
+	kunit_info(test, "%u nested interrupts, %u restarts\n",
+		   s->nested, s->restarts);
+	if (s->failed)
+		return;
+	/* Every path was taken */
+	KUNIT_EXPECT_GT(test, s->exact, 0);
+	KUNIT_EXPECT_GT(test, s->skewed, 0);
+	KUNIT_EXPECT_GT(test, s->stopped, 0);
+	KUNIT_EXPECT_GT(test, s->straddled, 0);
+	KUNIT_EXPECT_GT(test, s->spurious, 0);
+	KUNIT_EXPECT_GT(test, s->unwoken, 0);
+	KUNIT_EXPECT_GT(test, s->woken, 0);
+	KUNIT_EXPECT_GT(test, s->migrations, 0);
+	KUNIT_EXPECT_GT(test, s->nested, 0);
+	KUNIT_EXPECT_GT(test, s->restarts, 0);
+}
+
 static struct kunit_case func_duration_test_cases[] = {
 	KUNIT_CASE_PARAM(func_duration_parse_test, parse_gen_params),
 	KUNIT_CASE_PARAM(func_duration_parse_bool_test, bool_gen_params),
@@ -1207,6 +1714,7 @@ static struct kunit_case func_duration_test_cases[] = {
 	KUNIT_CASE_SLOW(func_duration_concurrent_test),
 	KUNIT_CASE(func_duration_memory_test),
 	KUNIT_CASE(func_duration_clock_test),
+	KUNIT_CASE(func_duration_test_breakdown_model),
 	{}
 };
 

@@ -443,7 +443,7 @@ func_duration_stats_chunk(struct func_duration_stats *stats, int cpu,
 
 /*
  * A zeroed chunk of @size bytes near @cpu; *@bytes is what it takes. A
- * chunk of 64 rows is 9 pages, which vmalloc() gives exactly and
+ * chunk of 64 rows is 10 pages, which vmalloc() gives exactly and
  * kmalloc() would round up to 16.
  */
 static struct func_duration_counts *
@@ -864,6 +864,7 @@ struct func_duration_snapshot {
 	unsigned int		alloc_cpus;	/* CPUs with rows */
 	u64			calls;
 	u64			total;
+	u64			bd_calls;
 	u64			over_cap;
 	u64			nmi;
 	u64			no_stack;
@@ -905,6 +906,11 @@ static void func_duration_row_sum(struct func_duration_stats *stats,
 		row->calls += local64_read(&c->calls);
 		row->total += local64_read(&c->total);
 		row->self += local64_read(&c->self);
+		row->bd_calls += local64_read(&c->bd_calls);
+		row->running += local64_read(&c->running);
+		row->runnable += local64_read(&c->runnable);
+		row->blocked += local64_read(&c->blocked);
+		row->irq += local64_read(&c->irq);
 		min_inv = max_t(u64, min_inv, local64_read(&c->min_inv));
 		row->max = max_t(u64, row->max, local64_read(&c->max));
 		for (b = 0; b < FUNC_DURATION_NR_BUCKETS; b++)
@@ -1009,6 +1015,7 @@ static int func_duration_snapshot_take(struct func_duration_snapshot *snap)
 			row->name = kstrdup(stats->names[i], GFP_KERNEL);
 		snap->calls += row->calls;
 		snap->total += row->total;
+		snap->bd_calls += row->bd_calls;
 		snap->nr_rows++;
 	}
 out:
@@ -1035,6 +1042,7 @@ static void func_duration_print_footer(struct seq_file *m,
 	seq_printf(m, "# dropped calls: %llu over the function limit, %llu in NMI, %llu without shadow stack room, %llu with a negative duration, %llu without memory\n",
 		   snap->over_cap, snap->nmi, snap->no_stack, snap->unordered,
 		   snap->no_mem);
+	seq_printf(m, "# calls with a breakdown: %llu\n", snap->bd_calls);
 	seq_printf(m, "# window: %llu ns, %s\n", snap->window_ns,
 		   snap->running ? "running" : "stopped");
 }
@@ -1075,9 +1083,10 @@ static int func_duration_stats_show(struct seq_file *m, void *v)
 	if (pos == 0) {
 		seq_puts(m, "# function_duration statistics: times in ns, sorted by total time\n");
 		seq_puts(m, "#\n");
-		seq_printf(m, "# %10s %15s %15s %12s %12s %12s %12s %12s %12s %12s  %s\n",
+		seq_printf(m, "# %10s %15s %15s %12s %12s %12s %12s %12s %12s %12s %15s %15s %15s %15s  %s\n",
 			   "CALLS", "TOTAL", "SELF", "AVG", "MIN", "MAX",
-			   "STDDEV", "P50", "P90", "P99", "FUNCTION");
+			   "STDDEV", "P50", "P90", "P99", "RUNNING", "RUNNABLE",
+			   "BLOCKED", "IRQ", "FUNCTION");
 		return 0;
 	}
 	if (pos > snap->nr_rows) {
@@ -1086,14 +1095,15 @@ static int func_duration_stats_show(struct seq_file *m, void *v)
 	}
 
 	row = &snap->rows[pos - 1];
-	seq_printf(m, "  %10llu %15llu %15llu %12llu %12llu %12llu %12llu %12llu %12llu %12llu  ",
+	seq_printf(m, "  %10llu %15llu %15llu %12llu %12llu %12llu %12llu %12llu %12llu %12llu %15llu %15llu %15llu %15llu  ",
 		   row->calls, row->total, row->self,
 		   div64_u64(row->total, row->calls), row->min, row->max,
 		   func_duration_stddev(row->buckets, row->min, row->max,
 					div64_u64(row->total, row->calls)),
 		   func_duration_percentile(row->buckets, row->min, row->max, 50),
 		   func_duration_percentile(row->buckets, row->min, row->max, 90),
-		   func_duration_percentile(row->buckets, row->min, row->max, 99));
+		   func_duration_percentile(row->buckets, row->min, row->max, 99),
+		   row->running, row->runnable, row->blocked, row->irq);
 	func_duration_print_func(m, row);
 	seq_putc(m, '\n');
 	return 0;
