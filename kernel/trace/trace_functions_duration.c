@@ -51,12 +51,16 @@ static u64 func_duration_boot_threshold __initdata;
 
 /*
  * What a call keeps on the shadow stack: the mark of its self time, and
- * with the breakdown on, the task's totals on entry (only the mark
- * otherwise, see func_duration_entry_frame()).
+ * with the breakdown on, the task's totals on entry, which its return
+ * replaces with its parts (only the mark otherwise, see
+ * func_duration_entry_frame()).
  */
 struct func_duration_frame {
-	u64				mark;
-	struct func_duration_bd_snap	bd;
+	u64					mark;
+	union {
+		struct func_duration_bd_snap	bd;
+		struct func_duration_parts	parts;
+	};
 };
 
 /*
@@ -313,6 +317,27 @@ func_duration_perf_write(struct trace_array *tr, struct ftrace_graph_ret *trace,
 			 u64 duration, const struct func_duration_parts *parts) { }
 #endif
 
+/*
+ * The parts of a returning call that noted the task's totals on entry,
+ * in its frame, or NULL. Out of line: with the breakdown off, the return
+ * callback keeps no more on its stack than before.
+ */
+static noinline struct func_duration_parts *
+func_duration_return_parts(struct fgraph_ops *gops, u64 duration)
+{
+	struct func_duration_frame *frame;
+	int size;
+
+	frame = fgraph_retrieve_data(gops->idx, &size);
+	if (!frame || size < sizeof(*frame) || (s64)duration < 0 ||
+	    !func_duration_bd_return(fgraph_task_area(current),
+				     READ_ONCE(func_duration_sched_gen),
+				     &frame->bd, duration, &frame->parts))
+		return NULL;
+
+	return &frame->parts;
+}
+
 /* Count the call, and hand its duration to its counted caller. */
 static void func_duration_return_stats(struct func_duration_stats *stats,
 				       struct fgraph_ops *gops,
@@ -384,14 +409,12 @@ static void func_duration_return(struct ftrace_graph_ret *trace,
 				 struct fgraph_ops *gops)
 {
 	unsigned long *task_var = fgraph_get_task_var(gops);
-	struct func_duration_parts parts_buf, *parts = NULL;
+	struct func_duration_parts *parts = NULL;
 	struct trace_array *tr = gops->private;
-	struct func_duration_frame *frame;
 	struct func_duration_stats *stats;
 	struct trace_array_cpu *data;
-	bool breakdown, stats_on;
-	u64 duration;
-	int bit, size;
+	u64 duration, *mark;
+	int bit;
 
 	/* Its own test, without looking the task variable up again */
 	if (*task_var & TRACE_GRAPH_FL)
@@ -421,18 +444,13 @@ static void func_duration_return(struct ftrace_graph_ret *trace,
 	 * stats_enable or breakdown is cleared are not counted or broken
 	 * down.
 	 */
-	breakdown = READ_ONCE(tr->func_duration_breakdown);
-	stats_on = !READ_ONCE(tr->func_duration_stats_off);
-	frame = stats_on || breakdown ? fgraph_retrieve_data(gops->idx, &size) : NULL;
-	if (frame) {
-		if (breakdown && size >= sizeof(*frame) && (s64)duration >= 0 &&
-		    func_duration_bd_return(fgraph_task_area(current),
-					    READ_ONCE(func_duration_sched_gen),
-					    &frame->bd, duration, &parts_buf))
-			parts = &parts_buf;
-		if (stats_on)
+	if (unlikely(READ_ONCE(tr->func_duration_breakdown)))
+		parts = func_duration_return_parts(gops, duration);
+	if (!READ_ONCE(tr->func_duration_stats_off)) {
+		mark = fgraph_retrieve_data(gops->idx, NULL);
+		if (mark)
 			func_duration_return_stats(stats, gops, trace, task_var,
-						   duration, frame->mark, parts);
+						   duration, *mark, parts);
 	}
 
 	if ((s64)duration < 0 ||

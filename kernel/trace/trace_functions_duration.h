@@ -534,7 +534,7 @@ static inline void func_duration_bd_enter(struct func_duration_task *t,
  * @gen: the generation live now (0: none)
  * @snap: what the call noted on entry
  * @duration: the call's duration, in ns
- * @parts: where to put its parts
+ * @parts: where to put its parts, which may be where @snap is
  *
  * Return: true with @parts adding up to @duration, or false if the call
  * has no breakdown (the probes were not live all along).
@@ -545,18 +545,22 @@ static inline bool func_duration_bd_return(struct func_duration_task *t,
 					   u64 duration,
 					   struct func_duration_parts *parts)
 {
-	u64 left = duration;
+	u64 blocked, runnable, irq, left = duration;
 
 	if (!gen || snap->gen != gen || READ_ONCE(t->gen) != gen)
 		return false;
 
-	parts->blocked = min(func_duration_since(t->blocked, snap->blocked), left);
-	left -= parts->blocked;
-	parts->runnable = min(func_duration_since(t->runnable, snap->runnable), left);
-	left -= parts->runnable;
-	parts->irq = min(func_duration_since(func_duration_task_irq(t), snap->irq),
-			 left);
-	parts->running = left - parts->irq;
+	/* All read before @parts is written: it may take @snap's place */
+	blocked = min(func_duration_since(t->blocked, snap->blocked), left);
+	left -= blocked;
+	runnable = min(func_duration_since(t->runnable, snap->runnable), left);
+	left -= runnable;
+	irq = min(func_duration_since(func_duration_task_irq(t), snap->irq), left);
+
+	parts->running = left - irq;
+	parts->runnable = runnable;
+	parts->blocked = blocked;
+	parts->irq = irq;
 
 	return true;
 }
