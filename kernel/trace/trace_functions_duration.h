@@ -436,6 +436,7 @@ static inline void func_duration_task_switch_out(struct func_duration_task *t,
 static inline void func_duration_task_wakeup(struct func_duration_task *t,
 					     u32 gen, u64 now)
 {
+	/* Pairs with func_duration_task_begin(): the rest is of @gen */
 	if (smp_load_acquire(&t->gen) != gen ||
 	    t->state != FUNC_DURATION_TASK_BLOCKED)
 		return;
