@@ -447,8 +447,9 @@ static inline void func_duration_task_wakeup(struct func_duration_task *t,
 
 /*
  * @t gets a CPU at @now. A task switched out asleep and switched in
- * without a wakeup seen (woken by a signal before it was off its CPU)
- * counts the whole time as blocked. A task last seen in an older
+ * without a wakeup seen (a wakeup the probe missed) counts the whole
+ * time as blocked; one whose sleep a signal undid before it was off its
+ * CPU was switched out runnable. A task last seen in an older
  * generation starts this one now: the time it was away is unknown, and
  * so is the breakdown of any call it is in.
  */
