@@ -117,7 +117,8 @@ static int func_duration_entry(struct ftrace_graph_ent *trace,
 	if (ftrace_graph_ignore_func(gops, trace))
 		return 0;
 
-	breakdown = READ_ONCE(tr->func_duration_breakdown);
+	breakdown = static_branch_unlikely(&func_duration_breakdown_key) &&
+		    READ_ONCE(tr->func_duration_breakdown);
 	if (!READ_ONCE(tr->func_duration_stats_off) || breakdown)
 		return func_duration_entry_frame(tr, gops, task_var, breakdown);
 
@@ -444,7 +445,8 @@ static void func_duration_return(struct ftrace_graph_ret *trace,
 	 * stats_enable or breakdown is cleared are not counted or broken
 	 * down.
 	 */
-	if (unlikely(READ_ONCE(tr->func_duration_breakdown)))
+	if (static_branch_unlikely(&func_duration_breakdown_key) &&
+	    READ_ONCE(tr->func_duration_breakdown))
 		parts = func_duration_return_parts(gops, duration);
 	if (!READ_ONCE(tr->func_duration_stats_off)) {
 		mark = fgraph_retrieve_data(gops->idx, NULL);

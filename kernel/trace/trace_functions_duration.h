@@ -11,6 +11,7 @@
 #include <linux/bits.h>
 #include <linux/hash.h>
 #include <linux/irq_work.h>
+#include <linux/jump_label.h>
 #include <linux/list.h>
 #include <linux/log2.h>
 #include <linux/percpu.h>
@@ -377,6 +378,8 @@ struct func_duration_cpu_irq {
 
 /* The generation live now, 0 while the probes are not all live */
 extern u32 func_duration_sched_gen;
+/* On while the probes are registered: the callbacks test nothing else */
+DECLARE_STATIC_KEY_FALSE(func_duration_breakdown_key);
 int func_duration_sched_get(void);
 void func_duration_sched_put(void);
 

@@ -21,6 +21,7 @@
  */
 #include <linux/ftrace.h>
 #include <linux/irqflags.h>
+#include <linux/jump_label.h>
 #include <linux/mutex.h>
 #include <linux/percpu.h>
 #include <linux/sched.h>
@@ -41,6 +42,7 @@
 u32 func_duration_sched_gen;
 static u32 func_duration_sched_last_gen;
 static unsigned int func_duration_sched_users;
+DEFINE_STATIC_KEY_FALSE(func_duration_breakdown_key);
 
 static DEFINE_PER_CPU(struct func_duration_cpu_irq, func_duration_cpu_irq);
 
@@ -256,6 +258,7 @@ int func_duration_sched_get(void)
 	if (!++func_duration_sched_last_gen)
 		func_duration_sched_last_gen = 1;
 	WRITE_ONCE(func_duration_sched_gen, func_duration_sched_last_gen);
+	static_branch_enable(&func_duration_breakdown_key);
 
 	return 0;
 }
@@ -274,6 +277,7 @@ void func_duration_sched_put(void)
 	    --func_duration_sched_users)
 		return;
 
+	static_branch_disable(&func_duration_breakdown_key);
 	WRITE_ONCE(func_duration_sched_gen, 0);
 	func_duration_unregister_probes(7);
 	tracepoint_synchronize_unregister();
