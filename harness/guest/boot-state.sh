@@ -11,7 +11,7 @@ save() {	# dir prefix
 	for f in current_tracer trace set_ftrace_filter; do
 		cat "$1/$f" > "$S/$2$f" 2>/dev/null
 	done
-	for f in threshold_ns stats hist stats_enable stats_max_functions perf_enable; do
+	for f in threshold_ns stats hist stats_enable stats_max_functions perf_enable breakdown; do
 		cat "$1/function_duration/$f" > "$S/$2$f" 2>/dev/null
 	done
 	for f in filter trigger hist; do
