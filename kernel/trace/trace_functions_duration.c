@@ -826,19 +826,12 @@ static ssize_t perf_enable_write(struct file *filp, const char __user *ubuf,
 				 size_t cnt, loff_t *ppos)
 {
 	struct trace_array *tr = filp->private_data;
-	char buf[FUNC_DURATION_INPUT_MAX + 1];
 	bool enable;
 	int ret;
 
-	ret = func_duration_get_input(tr, "perf_enable", ubuf, cnt, buf,
-				      sizeof(buf));
+	ret = func_duration_get_bool(tr, "perf_enable", ubuf, cnt, &enable);
 	if (ret)
 		return ret;
-	if (func_duration_parse_bool(buf, &enable)) {
-		func_duration_log_input_err(tr, "perf_enable", buf,
-					    FUNC_DURATION_ERR_BOOL);
-		return -EINVAL;
-	}
 
 	WRITE_ONCE(tr->func_duration_perf, enable);
 	*ppos += cnt;
@@ -872,19 +865,12 @@ static ssize_t breakdown_write(struct file *filp, const char __user *ubuf,
 			       size_t cnt, loff_t *ppos)
 {
 	struct trace_array *tr = filp->private_data;
-	char buf[FUNC_DURATION_INPUT_MAX + 1];
 	bool enable;
 	int ret;
 
-	ret = func_duration_get_input(tr, "breakdown", ubuf, cnt, buf,
-				      sizeof(buf));
+	ret = func_duration_get_bool(tr, "breakdown", ubuf, cnt, &enable);
 	if (ret)
 		return ret;
-	if (func_duration_parse_bool(buf, &enable)) {
-		func_duration_log_input_err(tr, "breakdown", buf,
-					    FUNC_DURATION_ERR_BOOL);
-		return -EINVAL;
-	}
 
 	guard(mutex)(&trace_types_lock);
 	if (tr->current_trace == &func_duration_tracer &&
@@ -892,7 +878,7 @@ static ssize_t breakdown_write(struct file *filp, const char __user *ubuf,
 		if (enable) {
 			ret = func_duration_sched_get();
 			if (ret) {
-				func_duration_log_err(tr, "breakdown", buf,
+				func_duration_log_err(tr, "breakdown", "1",
 						      FUNC_DURATION_ERR_NOMEM);
 				return ret;
 			}

@@ -64,6 +64,8 @@ enum func_duration_err {
 int func_duration_get_input(struct trace_array *tr, const char *file,
 			    const char __user *ubuf, size_t cnt,
 			    char *buf, size_t size);
+int func_duration_get_bool(struct trace_array *tr, const char *file,
+			   const char __user *ubuf, size_t cnt, bool *val);
 ssize_t func_duration_read_number(char __user *ubuf, size_t cnt, loff_t *ppos,
 				  u64 val);
 void func_duration_log_err(struct trace_array *tr, const char *file,

@@ -97,6 +97,34 @@ int func_duration_get_input(struct trace_array *tr, const char *file,
 }
 
 /**
+ * func_duration_get_bool - take a switch written to a control file
+ * @tr: the trace array of the file
+ * @file: the file's name, for error_log
+ * @ubuf: the user buffer written
+ * @cnt: its length
+ * @val: where to put the switch
+ *
+ * Return: 0 with @val set, or -EINVAL (logged to error_log) or -EFAULT
+ * with @val untouched.
+ */
+int func_duration_get_bool(struct trace_array *tr, const char *file,
+			   const char __user *ubuf, size_t cnt, bool *val)
+{
+	char buf[FUNC_DURATION_INPUT_MAX + 1];
+	int ret;
+
+	ret = func_duration_get_input(tr, file, ubuf, cnt, buf, sizeof(buf));
+	if (ret)
+		return ret;
+	if (func_duration_parse_bool(buf, val)) {
+		func_duration_log_input_err(tr, file, buf, FUNC_DURATION_ERR_BOOL);
+		return -EINVAL;
+	}
+
+	return 0;
+}
+
+/**
  * func_duration_parse_ns - parse a nanosecond value written to tracefs
  * @buf: NUL-terminated input
  * @val: where to store the value

@@ -46,11 +46,6 @@ DEFINE_STATIC_KEY_FALSE(func_duration_breakdown_key);
 
 static DEFINE_PER_CPU(struct func_duration_cpu_irq, func_duration_cpu_irq);
 
-static struct func_duration_task *func_duration_task_of(struct task_struct *t)
-{
-	return fgraph_task_area(t);
-}
-
 /* Called with the runqueue locked and interrupts disabled */
 static void func_duration_probe_switch(void *ignore, bool preempt,
 				       struct task_struct *prev,
@@ -69,11 +64,11 @@ static void func_duration_probe_switch(void *ignore, bool preempt,
 	 * Runnable: preempted, or its sleep undone before it was off its
 	 * CPU (a signal); prev_state is the state it asked for.
 	 */
-	t = func_duration_task_of(prev);
+	t = fgraph_task_area(prev);
 	if (t)
 		func_duration_task_switch_out(t, gen, now,
 					      preempt || task_is_running(prev));
-	t = func_duration_task_of(next);
+	t = fgraph_task_area(next);
 	if (t)
 		func_duration_task_switch_in(t, gen, now);
 }
@@ -86,7 +81,7 @@ static void func_duration_probe_wakeup(void *ignore, struct task_struct *p)
 
 	if (!gen)
 		return;
-	t = func_duration_task_of(p);
+	t = fgraph_task_area(p);
 	if (t)
 		func_duration_task_wakeup(t, gen, trace_clock_local());
 }
@@ -118,7 +113,7 @@ static void func_duration_irq_end(void)
 	ns = func_duration_irq_exit(this_cpu_ptr(&func_duration_cpu_irq), gen,
 				    trace_clock_local());
 	if (ns) {
-		t = func_duration_task_of(current);
+		t = fgraph_task_area(current);
 		if (t)
 			func_duration_task_add_irq(t, gen, ns);
 	}

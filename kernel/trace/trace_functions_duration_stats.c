@@ -1358,19 +1358,12 @@ static ssize_t stats_enable_write(struct file *filp, const char __user *ubuf,
 				  size_t cnt, loff_t *ppos)
 {
 	struct trace_array *tr = filp->private_data;
-	char buf[FUNC_DURATION_INPUT_MAX + 1];
 	bool enable;
 	int ret;
 
-	ret = func_duration_get_input(tr, "stats_enable", ubuf, cnt, buf,
-				      sizeof(buf));
+	ret = func_duration_get_bool(tr, "stats_enable", ubuf, cnt, &enable);
 	if (ret)
 		return ret;
-	if (func_duration_parse_bool(buf, &enable)) {
-		func_duration_log_input_err(tr, "stats_enable", buf,
-					    FUNC_DURATION_ERR_BOOL);
-		return -EINVAL;
-	}
 
 	WRITE_ONCE(tr->func_duration_stats_off, !enable);
 	*ppos += cnt;
