@@ -49,6 +49,20 @@ report_phase() {	# phase: turn $LOGS/check-<phase>.* into results
 		"(logs: $LOGS/check-$ph.out, $LOGS/check-$ph.console)"
 }
 
+# The end of the log ftracetest -v prints after each failed test, so that
+# CI's output, which keeps only the end of a run, says why.
+failed_logs() {
+	for out in "$LOGS"/check-*.out; do
+		[ -f "$out" ] || continue
+		awk '/^\[[0-9]+\].*\[FAIL\]$/ { n = 0; on = 1; print "harness: log of " FILENAME ": " $0; next }
+			/^\[[0-9]+\]/ || /^# of / { on = 0 }
+			on && n++ < 400 { buf[n] = $0 }
+			!on && n { flush() }
+			END { if (n) flush() }
+			function flush() { s = n > 30 ? n - 29 : 1; for (k = s; k <= n; k++) print "    " buf[k]; n = 0 }' "$out"
+	done
+}
+
 summary() {
 	say "phase times:"
 	sed 's/^/    /' "$TIMES"
@@ -56,7 +70,7 @@ summary() {
 	p=$(grep -c '^PASS' "$RESULTS")
 	f=$(grep -c '^FAIL' "$RESULTS")
 	s=$(grep -c '^SKIP' "$RESULTS")
-	[ "$f" -ne 0 ] && { echo "harness: failures:"; grep '^FAIL' "$RESULTS"; }
+	[ "$f" -ne 0 ] && { echo "harness: failures:"; grep '^FAIL' "$RESULTS"; failed_logs; }
 	echo "$p passed, $f failed, $s skipped"
 	[ "$f" -eq 0 ] && [ "$p" -gt 0 ]
 	exit $?
