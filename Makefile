@@ -5,13 +5,15 @@
 
 H := harness
 
-.PHONY: all run check torture bench shell series deps vanilla-baseline harness-selftest clean help
+.PHONY: all run check check-arch torture bench shell series deps vanilla-baseline harness-selftest clean help
 
 all: help
 
 help:
 	@echo "make run      build the production-like kernel, boot it, demo the tracer"
 	@echo "make check    build the check kernel and run every test (TESTS=... for some)"
+	@echo "make check-arch  the check kernel cross-built, booted and tested on arm64 and"
+	@echo "              32-bit ARM (ARCHES=arm64 or arm for one)"
 	@echo "make torture  only the torture phase of make check (ITERS=n iterations)"
 	@echo "make bench    per-call cost of function_duration and the other tracers (QEMU icount)"
 	@echo "make shell    boot the production-like kernel with a shell, tracefs mounted"
@@ -28,6 +30,10 @@ run: deps
 
 check: deps
 	@TESTS="$(TESTS)" TORTURE_ITERS="$(ITERS)" $(H)/check.sh
+
+# Not part of make check (CI's command): see README, "Other architectures".
+check-arch: deps
+	@ARCHES="$(ARCHES)" $(H)/check-arch.sh
 
 # The torture phase alone (KASAN kernel, faults, torture loop, kmemleak);
 # ITERS=n for a longer run than make check's.

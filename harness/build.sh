@@ -10,8 +10,11 @@
 #          kmemleak, fault injection: the torture phase)
 # vanilla: build the unpatched base with the same config, for comparing
 #          the upstream selftest results.
-# Output: $OUT/obj-<name>/arch/x86/boot/bzImage and modules in
-# $OUT/mod-<name>. Incremental: only what changed is rebuilt.
+# ARCH=arm64 or ARCH=arm (make check-arch): cross-built, with the
+# arch's fragment (harness/config/<arch>.config) last; its name gets the
+# suffix -<arch>.
+# Output: $OUT/obj-<name>/<boot image> and modules in $OUT/mod-<name>.
+# Incremental: only what changed is rebuilt.
 . "$(dirname "$0")/common.sh"
 
 variant=${1:-check}
@@ -24,8 +27,10 @@ debug)	frags="$TOP/harness/config/base.config $TOP/harness/config/check.config"
 *)	die "unknown kernel variant '$variant'";;
 esac
 
+[ "$ARCH" = x86_64 ] || frags="$frags $TOP/harness/config/$ARCH.config"
+
 "$TOP/harness/base.sh" || exit 1
-name=$variant
+name=$variant$ASUFFIX
 if [ "$2" = vanilla ]; then
 	srctree=$PRISTINE
 	name=vanilla-$variant
@@ -35,6 +40,9 @@ else
 fi
 OBJ=$OUT/obj-$name
 mkdir -p "$OBJ"
+kmake() {
+	make -s -C "$srctree" O="$OBJ" ${CROSS:+ARCH=$KARCH CROSS_COMPILE=$CROSS} "$@"
+}
 
 # Regenerate .config only when a fragment or a Kconfig file changed.
 stamp=$OBJ/.config-stamp
@@ -42,10 +50,10 @@ sum=$(cat $frags | md5sum | cut -d' ' -f1)
 kc=$(cd "$srctree" && find . -name 'Kconfig*' -newer "$OBJ/.config" 2>/dev/null | head -1)
 if [ ! -f "$OBJ/.config" ] || [ "$(cat "$stamp" 2>/dev/null)" != "$sum" ] || [ -n "$kc" ]; then
 	say "configuring $name kernel (tinyconfig + $(echo $frags | sed "s|$TOP/||g"))"
-	make -s -C "$srctree" O="$OBJ" tinyconfig >/dev/null || exit 1
+	kmake tinyconfig >/dev/null || exit 1
 	(cd "$OBJ" && "$srctree/scripts/kconfig/merge_config.sh" -m -O "$OBJ" \
 		"$OBJ/.config" $frags >/dev/null) || exit 1
-	make -s -C "$srctree" O="$OBJ" olddefconfig >/dev/null || exit 1
+	kmake olddefconfig >/dev/null || exit 1
 	# Every symbol asked for must have the value asked for (by the
 	# last fragment that sets it, as in merge_config.sh).
 	for f in $frags; do
@@ -69,9 +77,9 @@ fi
 
 say "building $name kernel ($JOBS jobs)"
 t0=$(now)
-make -s -C "$srctree" O="$OBJ" -j"$JOBS" bzImage modules 2>&1 |
+kmake -j"$JOBS" "$(basename "$KIMAGE")" modules 2>&1 |
 	grep -v '^  ' | tee "$LOGS/build-$name.log"
-[ -f "$OBJ/arch/x86/boot/bzImage" ] || die "build failed (see $LOGS/build-$name.log)"
+[ -f "$OBJ/$KIMAGE" ] || die "build failed (see $LOGS/build-$name.log)"
 grep -q 'Error\|error:' "$LOGS/build-$name.log" && die "build failed (see $LOGS/build-$name.log)"
 # The series' new files build without a warning (in what this build
 # compiled: an incremental build sees only the files it rebuilt).
@@ -84,6 +92,6 @@ if [ "$2" != vanilla ]; then
 fi
 # Modules go to a staging root that the initramfs copies.
 rm -rf "$OUT/mod-$name"
-make -s -C "$srctree" O="$OBJ" INSTALL_MOD_PATH="$OUT/mod-$name" \
-	modules_install >/dev/null || die "modules_install failed"
-say "built $name kernel in $(($(now) - t0))s: $OBJ/arch/x86/boot/bzImage"
+kmake INSTALL_MOD_PATH="$OUT/mod-$name" modules_install >/dev/null ||
+	die "modules_install failed"
+say "built $name kernel in $(($(now) - t0))s: $OBJ/$KIMAGE"

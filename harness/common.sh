@@ -30,3 +30,21 @@ patch_sections() {	# keep|drop list patch
 		/^diff --git / { inlist = ($3 in new); body = 1 }
 		!body || (mode == "keep") == inlist' "$3"
 }
+
+# The guest architecture: ARCH=x86_64 (the default: make check), arm64
+# or arm (armv7; make check-arch). Sets KARCH and CROSS (the kernel's
+# ARCH= and CROSS_COMPILE=), KIMAGE (the boot image, under the object
+# directory), ASUFFIX (appended to the names of the objects, modules and
+# initramfs of a kernel variant) and DEBARCH (Debian's name).
+arch_settings() {
+	ARCH=${ARCH:-x86_64}
+	case $ARCH in
+	x86_64)	KARCH=x86 CROSS="" KIMAGE=arch/x86/boot/bzImage ASUFFIX="" DEBARCH=amd64;;
+	arm64)	KARCH=arm64 CROSS=aarch64-linux-gnu- KIMAGE=arch/arm64/boot/Image
+		ASUFFIX=-arm64 DEBARCH=arm64;;
+	arm)	KARCH=arm CROSS=arm-linux-gnueabihf- KIMAGE=arch/arm/boot/zImage
+		ASUFFIX=-arm DEBARCH=armhf;;
+	*)	die "unknown ARCH '$ARCH' (x86_64, arm64 or arm)";;
+	esac
+}
+arch_settings

@@ -11,17 +11,33 @@ PKGS="linux-source-6.12 qemu-system-x86 busybox-static trace-cmd linux-perf \
 # for BTF, and clang and libbpf for the BPF peers.
 [ "$1" = bench ] && PKGS="$PKGS linux-config-6.12 dwarves clang libbpf-dev \
       zlib1g-dev libzstd-dev"
+# make check-arch: the cross compilers (with their static C libraries),
+# QEMU for arm64 and arm, and Debian's arm64 and armhf archives, from
+# which initramfs.sh takes busybox-static (apt-get download, not installed).
+[ "$1" = arch ] && PKGS="$PKGS gcc-aarch64-linux-gnu gcc-arm-linux-gnueabihf \
+      libc6-dev-arm64-cross libc6-dev-armhf-cross qemu-system-arm"
+
+SUDO=""
+[ "$(id -u)" -eq 0 ] || SUDO=sudo
+foreign=""
+if [ "$1" = arch ]; then
+	for a in arm64 armhf; do
+		dpkg --print-foreign-architectures | grep -qx $a || foreign="$foreign $a"
+	done
+fi
+for a in $foreign; do
+	$SUDO dpkg --add-architecture $a
+done
 
 missing=""
 for p in $PKGS; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" ||
 		missing="$missing $p"
 done
-[ -z "$missing" ] && exit 0
+[ -z "$missing" ] && [ -z "$foreign" ] && exit 0
 
-echo "harness: installing:$missing"
-SUDO=""
-[ "$(id -u)" -eq 0 ] || SUDO=sudo
+[ -n "$missing" ] && echo "harness: installing:$missing"
 $SUDO apt-get update -qq
+[ -z "$missing" ] && exit 0
 DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq \
 	--no-install-recommends $missing >/dev/null

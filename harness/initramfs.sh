@@ -6,6 +6,9 @@
 # fdconsume, the ftracetest suite of the laid tree (upstream tests plus
 # this series'), the project's own ftracetest tests (harness/tests/ ->
 # /harness/tests/) and the modules.
+# ARCH=arm64 or arm: Debian's busybox-static of that architecture (its
+# .deb, downloaded once into $OUT/debs), fdconsume cross-built; no
+# trace-cmd or perf (host binaries: the tests that need them skip).
 . "$(dirname "$0")/common.sh"
 
 name=$1
@@ -18,8 +21,22 @@ rm -rf "$ROOT"
 mkdir -p "$ROOT"/bin "$ROOT"/sbin "$ROOT"/usr/bin "$ROOT"/usr/sbin \
 	"$ROOT"/proc "$ROOT"/sys "$ROOT"/dev "$ROOT"/tmp "$ROOT"/etc \
 	"$ROOT"/root "$ROOT"/harness "$ROOT"/lib "$ROOT"/lib64
-cp /bin/busybox "$ROOT/bin/busybox"
-for app in $("$ROOT/bin/busybox" --list-full); do
+if [ "$ARCH" = x86_64 ]; then
+	cp /bin/busybox "$ROOT/bin/busybox"
+else
+	deb=$(ls "$OUT"/debs/busybox-static_*_"$DEBARCH".deb 2>/dev/null | head -1)
+	if [ -z "$deb" ]; then
+		mkdir -p "$OUT/debs"
+		(cd "$OUT/debs" && apt-get download -q "busybox-static:$DEBARCH" 2>&1) ||
+			die "cannot download busybox-static:$DEBARCH (make check-arch installs its archive)"
+		deb=$(ls "$OUT"/debs/busybox-static_*_"$DEBARCH".deb | head -1)
+	fi
+	rm -rf "$OUT/debs/busybox-$DEBARCH"
+	dpkg-deb -x "$deb" "$OUT/debs/busybox-$DEBARCH" || die "cannot unpack $deb"
+	cp "$OUT/debs/busybox-$DEBARCH/bin/busybox" "$ROOT/bin/busybox"
+fi
+# The applets: the host's busybox-static is the same Debian version.
+for app in $(/bin/busybox --list-full); do
 	[ -e "$ROOT/$app" ] || ln -s /bin/busybox "$ROOT/$app"
 done
 cp "$TOP/harness/guest/init" "$ROOT/init"
@@ -41,15 +58,15 @@ copy_prog() {	# <name>
 # trace-cmd (libtraceevent, libtracefs, ...); perf (Debian's linux-perf)
 # and fdconsume, a BPF and perf consumer of ftrace/funcduration, for the
 # series' kernels only.
-copy_prog trace-cmd
+[ "$ARCH" = x86_64 ] && copy_prog trace-cmd
 case $name in
 vanilla-*) ;;
-*)	copy_prog perf
-	gcc -O2 -static -Wall -o "$ROOT/usr/bin/fdconsume" \
+*)	[ "$ARCH" = x86_64 ] && copy_prog perf
+	"${CROSS}gcc" -O2 -static -Wall -o "$ROOT/usr/bin/fdconsume" \
 		"$TOP/harness/guest/fdconsume.c" || die "cannot build fdconsume";;
 esac
 # libtraceevent's plugins are optional; carry them if present.
-for d in /usr/lib/x86_64-linux-gnu/traceevent; do
+for d in $([ "$ARCH" = x86_64 ] && echo /usr/lib/x86_64-linux-gnu/traceevent); do
 	[ -d "$d" ] && mkdir -p "$ROOT/$d" && cp -r "$d/." "$ROOT/$d/"
 done
 

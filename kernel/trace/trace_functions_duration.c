@@ -19,6 +19,7 @@
 #include <linux/delay.h>
 #include <linux/ftrace.h>
 #include <linux/kallsyms.h>
+#include <linux/mutex.h>
 #include <linux/string.h>
 #include <linux/tracefs.h>
 #include <asm/sections.h>
@@ -456,7 +457,7 @@ static void func_duration_return(struct ftrace_graph_ret *trace,
 	}
 
 	if ((s64)duration < 0 ||
-	    duration < READ_ONCE(tr->func_duration_threshold))
+	    duration < func_duration_threshold_get(tr))
 		return;
 
 	bit = ftrace_test_recursion_trylock(trace->func, 0);
@@ -661,7 +662,7 @@ static void func_duration_print_header(struct seq_file *m)
 
 	if (iter->tr->trace_flags & TRACE_ITER_CONTEXT_INFO) {
 		seq_printf(m, "# threshold: %llu ns\n",
-			   READ_ONCE(iter->tr->func_duration_threshold));
+			   func_duration_threshold_get(iter->tr));
 		func_duration_print_lost(m, iter);
 		if (READ_ONCE(iter->tr->func_duration_perf))
 			seq_printf(m, "# perf and BPF: on, %ld calls missed\n",
@@ -771,13 +772,41 @@ static struct tracer func_duration_tracer __tracer_data = {
  * tracefs: function_duration/threshold_ns
  */
 
+/* Serializes the writers of a threshold: the latch takes one at a time */
+static DEFINE_MUTEX(func_duration_threshold_lock);
+
+/**
+ * func_duration_threshold_set - set an instance's function_duration threshold
+ * @tr: the instance
+ * @ns: calls shorter than this many nanoseconds write no event
+ *
+ * The return callbacks of every CPU read it without a lock, in any
+ * context, and see either the old or the new value (on 32-bit, through
+ * the latch of struct func_duration_threshold). Can sleep.
+ */
+void func_duration_threshold_set(struct trace_array *tr, u64 ns)
+{
+	struct func_duration_threshold *t = &tr->func_duration_threshold;
+
+	guard(mutex)(&func_duration_threshold_lock);
+#if BITS_PER_LONG == 32
+	write_seqcount_latch_begin(&t->seq);
+	t->ns[0] = ns;
+	write_seqcount_latch(&t->seq);
+	t->ns[1] = ns;
+	write_seqcount_latch_end(&t->seq);
+#else
+	WRITE_ONCE(t->ns, ns);
+#endif
+}
+
 static ssize_t threshold_read(struct file *filp, char __user *ubuf,
 			      size_t cnt, loff_t *ppos)
 {
 	struct trace_array *tr = filp->private_data;
 
 	return func_duration_read_number(ubuf, cnt, ppos,
-					 READ_ONCE(tr->func_duration_threshold));
+					 func_duration_threshold_get(tr));
 }
 
 static ssize_t threshold_write(struct file *filp, const char __user *ubuf,
@@ -798,7 +827,7 @@ static ssize_t threshold_write(struct file *filp, const char __user *ubuf,
 		return -EINVAL;
 	}
 
-	WRITE_ONCE(tr->func_duration_threshold, val);
+	func_duration_threshold_set(tr, val);
 	*ppos += cnt;
 
 	return cnt;
@@ -971,7 +1000,7 @@ func_duration_selftest_run(struct tracer *trace, struct trace_array *tr,
 	int cpu, ret;
 
 	tracing_reset_online_cpus(&tr->array_buffer);
-	WRITE_ONCE(tr->func_duration_threshold, threshold);
+	func_duration_threshold_set(tr, threshold);
 	ret = tracer_init(trace, tr);
 	if (ret)
 		return ret;
@@ -1008,7 +1037,7 @@ static __init int
 trace_selftest_startup_function_duration(struct tracer *trace,
 					 struct trace_array *tr)
 {
-	u64 saved = tr->func_duration_threshold;
+	u64 saved = func_duration_threshold_get(tr);
 	char filter[] = "msleep";
 	int ret;
 
@@ -1032,7 +1061,7 @@ trace_selftest_startup_function_duration(struct tracer *trace,
 	}
 
 	/* A call shorter than the threshold writes none. */
-	ret = func_duration_selftest_run(trace, tr, 10 * NSEC_PER_SEC);
+	ret = func_duration_selftest_run(trace, tr, 10ULL * NSEC_PER_SEC);
 	if (ret != 0) {
 		pr_warn("function_duration selftest: threshold did not filter: %d events\n",
 			ret);
@@ -1042,7 +1071,7 @@ trace_selftest_startup_function_duration(struct tracer *trace,
 out_filter:
 	ftrace_set_filter(tr->ops, NULL, 0, 1);
 out:
-	tr->func_duration_threshold = saved;
+	func_duration_threshold_set(tr, saved);
 	tracing_reset_online_cpus(&tr->array_buffer);
 	return ret;
 }
@@ -1054,7 +1083,7 @@ static __init int init_func_duration_tracer(void)
 	event_funcduration.flags |= TRACE_EVENT_FL_TRIGGER | TRACE_EVENT_FL_FILTER |
 				    TRACE_EVENT_FL_BPF;
 
-	top_trace_array()->func_duration_threshold = func_duration_boot_threshold;
+	func_duration_threshold_set(top_trace_array(), func_duration_boot_threshold);
 
 	if (!register_trace_event(&func_duration_event)) {
 		pr_warn("function_duration: could not register event output\n");

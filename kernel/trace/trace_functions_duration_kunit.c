@@ -16,6 +16,7 @@
 #include <linux/delay.h>
 #include <linux/kthread.h>
 #include <linux/limits.h>
+#include <linux/math64.h>
 #include <linux/prandom.h>
 #include <linux/sizes.h>
 #include <linux/string.h>
@@ -195,7 +196,7 @@ static bool model_number(const char *s, u64 *val)
 	size_t i;
 
 	for (i = 0; isdigit(s[i]); i++) {
-		if (v > (U64_MAX - (s[i] - '0')) / 10)
+		if (v > div_u64(U64_MAX - (s[i] - '0'), 10))
 			return false;
 		v = v * 10 + (s[i] - '0');
 	}

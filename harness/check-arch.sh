@@ -1,0 +1,49 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# `make check-arch [ARCHES="arm64 arm"]`: the check kernel of the series
+# cross-built for arm64 and 32-bit ARM (armv7), each booted in QEMU's
+# virt machine (TCG) with Debian's busybox-static of its architecture:
+#  - ftracetest-<arch>: the boot-time tracer selftests and KUnit (on the
+#    console), then this series' ftracetest tests (test.d and
+#    harness/tests, those that need a boot of their own left out);
+#  - boot-<arch>: boot-time tracing from the command line and bootconfig
+#    (harness/boot-tracing.*), and the tests that read it.
+# Every boot's console must be free of WARN, BUG, lockdep and RCU
+# reports. Ends with 'N passed, N failed, N skipped' over both.
+# Not in make check (CI's command): see README, "Other architectures".
+. "$(dirname "$0")/common.sh"
+
+RESULTS=$OUT/check-arch-results.txt
+TIMES=$OUT/check-arch-times.txt
+: > "$RESULTS"
+: > "$TIMES"
+T_ALL=$(now)
+
+. "$TOP/harness/phases.sh"
+
+phase deps "$TOP/harness/deps.sh" arch || { fail_phase deps "apt-get failed"; summary; }
+
+G=$OUT/guestfiles-arch
+mkdir -p "$G"
+series_tests > "$G/all-tests"
+grep '/func-duration-boot[^/]*\.tc$' "$G/all-tests" > "$G/boot-tests"
+grep -v '/func-duration-boot[^/]*\.tc$' "$G/all-tests" > "$G/series-tests"
+echo series > "$G/suite"
+
+for ARCH in ${ARCHES:-arm64 arm}; do
+	export ARCH
+	arch_settings
+	phase "build-$ARCH" "$TOP/harness/build.sh" check ||
+		{ fail_phase "build-$ARCH" "kernel build failed"; continue; }
+	phase "initramfs-$ARCH" "$TOP/harness/initramfs.sh" "check$ASUFFIX" ||
+		{ fail_phase "initramfs-$ARCH" "failed"; continue; }
+	KERNEL=check$ASUFFIX GUESTFILES=$G TIMEOUT=3600 \
+		phase "ftracetest-$ARCH" boot_phase "ftracetest-$ARCH" \
+		"$TOP/harness/guest/ftracetest.sh"
+	KERNEL=check$ASUFFIX GUESTFILES=$G TIMEOUT=1200 \
+		APPEND="$(cat "$TOP/harness/boot-tracing.cmdline")" \
+		BOOTCONFIG=$TOP/harness/boot-tracing.bconf \
+		phase "boot-$ARCH" boot_phase "boot-$ARCH" \
+		"$TOP/harness/guest/boot-state.sh"
+done
+summary
