@@ -42,12 +42,14 @@ report_phase() {	# phase: turn $LOGS/check-<phase>.* into results
 }
 
 # The end of the log ftracetest -v prints after each failed test, so that
-# CI's output, which keeps only the end of a run, says why.
+# CI's output, which keeps only the end of a run, says why. (The guest's
+# serial lines end in CR LF.)
 failed_logs() {
 	for ph in $(sed -n 's/^FAIL \([^:]*\):.*/\1/p' "$RESULTS" | sort -u); do
 		out=$LOGS/check-$ph.out
 		[ -f "$out" ] || continue
-		awk '/^\[[0-9]+\].*\[FAIL\]$/ { n = 0; on = 1; print "harness: log of " FILENAME ": " $0; next }
+		awk '{ sub(/\r$/, "") }
+			/^\[[0-9]+\].*\[FAIL\]$/ { n = 0; on = 1; print "harness: log of " FILENAME ": " $0; next }
 			/^\[[0-9]+\]/ || /^# of / { on = 0 }
 			on { buf[++n % 30] = $0 }
 			!on && n { flush() }
