@@ -48,8 +48,8 @@ static long read_number(const char *path)
 	return val;
 }
 
-/* The offset of FIELD in the event's format file */
-static int field_offset(const char *event, const char *field)
+/* The offset of FIELD in the event's format file, and its size */
+static int field_offset(const char *event, const char *field, int *size)
 {
 	char path[256], line[512], want[64];
 	int off = -1;
@@ -63,8 +63,11 @@ static int field_offset(const char *event, const char *field)
 	while (fgets(line, sizeof(line), f)) {
 		char *p = strstr(line, want);
 
-		if (p && (p = strstr(p, "offset:")))
+		if (p && (p = strstr(p, "offset:"))) {
 			off = atoi(p + 7);
+			p = strstr(p, "size:");
+			*size = p ? atoi(p + 5) : 8;
+		}
 	}
 	fclose(f);
 	if (off < 0) {
@@ -122,6 +125,7 @@ static int perf_open(long id, int pid, int cpu, int raw)
 #define MOV64_IMM(d, i)		INSN(BPF_ALU64 | BPF_MOV | BPF_K, d, 0, 0, i)
 #define ADD64_IMM(d, i)		INSN(BPF_ALU64 | BPF_ADD | BPF_K, d, 0, 0, i)
 #define LDX_DW(d, s, o)		INSN(BPF_LDX | BPF_MEM | BPF_DW, d, s, o, 0)
+#define LDX_W(d, s, o)		INSN(BPF_LDX | BPF_MEM | BPF_W, d, s, o, 0)
 #define STX_DW(d, s, o)		INSN(BPF_STX | BPF_MEM | BPF_DW, d, s, o, 0)
 #define ST_DW(d, o, i)		INSN(BPF_ST | BPF_MEM | BPF_DW, d, 0, o, i)
 #define XADD_DW(d, s, o)	INSN(BPF_STX | BPF_ATOMIC | BPF_DW, d, s, o, BPF_ADD)
@@ -136,11 +140,13 @@ static int perf_open(long id, int pid, int cpu, int raw)
  * counts[entry->func] += 1. A function's first call inserts it with 1;
  * if another CPU inserted it first, look it up again and add.
  */
-static int load_counter(int map, int func_off)
+static int load_counter(int map, int func_off, int func_size)
 {
 	struct bpf_insn prog[] = {
 		MOV64_REG(BPF_REG_6, BPF_REG_1),
-		LDX_DW(BPF_REG_1, BPF_REG_6, func_off),
+		/* func is an unsigned long: 4 bytes on 32-bit, zero-extended */
+		func_size == 4 ? LDX_W(BPF_REG_1, BPF_REG_6, func_off) :
+				 LDX_DW(BPF_REG_1, BPF_REG_6, func_off),
 		STX_DW(BPF_REG_10, BPF_REG_1, -8),		/* key */
 		ST_DW(BPF_REG_10, -16, 1),			/* first value */
 		MOV64_REG(BPF_REG_2, BPF_REG_10),
@@ -194,7 +200,8 @@ static int load_counter(int map, int func_off)
 static int bpf_count(char **cmd)
 {
 	long id = read_number(EVENTS "ftrace/funcduration/id");
-	int func_off = field_offset("ftrace/funcduration", "func");
+	int func_size = 8;
+	int func_off = field_offset("ftrace/funcduration", "func", &func_size);
 	struct bpf_prog_info info;
 	union bpf_attr attr;
 	uint64_t key, next, val;
@@ -211,7 +218,7 @@ static int bpf_count(char **cmd)
 	map = sys_bpf(BPF_MAP_CREATE, &attr);
 	if (map < 0)
 		die("BPF_MAP_CREATE");
-	prog = load_counter(map, func_off);
+	prog = load_counter(map, func_off, func_size);
 
 	/* The program runs for the event on every CPU: one perf event holds it */
 	ev = perf_open(id, -1, 0, 0);
