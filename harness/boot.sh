@@ -15,7 +15,8 @@
 #   ICOUNT=1         -icount shift=0,sleep=off (1 ns of guest time per
 #                    instruction; single-threaded TCG)
 #   NMI_INTERVAL=s   inject an NMI into every guest CPU each s seconds
-#                    (QEMU monitor 'nmi'); the count goes to $LOGS/<name>.nmi
+#                    (QEMU monitor 'nmi'), from the kernel's first console
+#                    line on; the count goes to $LOGS/<name>.nmi
 #   SMP=spec         QEMU -smp (default 2). With APPEND=maxcpus=2,
 #                    SMP=64 boots with 64 possible CPUs (NR_CPUS is 64), 2
 #                    online. (-smp 2,maxcpus=64 gives 2 possible: the
@@ -92,8 +93,9 @@ if [ -n "$NMI_INTERVAL" ]; then
 	sock=$OUT/monitor-$RUN.sock
 	rm -f "$sock"
 	monitor="-monitor unix:$sock,server=on,wait=off"
+	rm -f "$LOGS/$RUN.nmi" "$CONSOLE"
 	python3 "$TOP/harness/nmi-injector.py" "$sock" "$NMI_INTERVAL" \
-		"$LOGS/$RUN.nmi" &
+		"$LOGS/$RUN.nmi" "$LOGS/$RUN.console" "Linux version" &
 fi
 
 # shellcheck disable=SC2046
@@ -108,6 +110,8 @@ if [ -z "$rc" ]; then
 	else
 		echo "harness: the guest did not start its script; see $CONSOLE" >&2
 	fi
+	[ -s "$CONSOLE" ] ||
+		echo "harness: QEMU exited before the kernel's console printed a line (a fault before the kernel's IDT is a triple fault, and -no-reboot exits)" >&2
 	tail -n 30 "$CONSOLE" >&2
 	exit 125
 fi
