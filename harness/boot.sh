@@ -60,8 +60,7 @@ SMP=${SMP:-2}
 accel="-accel tcg,thread=single"
 [ -n "$ICOUNT" ] && accel="-accel tcg -icount shift=0,sleep=off"
 case $ARCH in
-x86_64)	qemu="qemu-system-x86_64 -m 2G" console=ttyS0
-	script_out() { echo "-serial $1"; };;
+x86_64)	qemu="qemu-system-x86_64 -m 2G" console=ttyS0;;
 arm64)	qemu="qemu-system-aarch64 -M virt -cpu cortex-a57 -m 2G" console=ttyAMA0;;
 arm)	qemu="qemu-system-arm -M virt -cpu cortex-a15 -m 1G" console=ttyAMA0;;
 esac
@@ -69,12 +68,15 @@ esac
 # broadcasts a TLB flush per call site, which single-threaded TCG
 # completes only when its round-robin kick (100 ms) reaches the CPU
 # spinning in stop_machine: an hour per ftrace update of 20000 sites.
-if [ "$ARCH" != x86_64 ]; then
-	[ -z "$ICOUNT" ] && accel="-accel tcg,thread=multi"
-	script_out() {
+[ "$ARCH" != x86_64 ] && [ -z "$ICOUNT" ] && accel="-accel tcg,thread=multi"
+# QEMU options for the guest script's output to chardev $1
+script_out() {
+	if [ "$ARCH" = x86_64 ]; then
+		echo "-serial $1"
+	else
 		echo "-device virtio-serial-device -chardev $1,id=out -device virtconsole,chardev=out"
-	}
-fi
+	fi
+}
 cmdline="console=$console panic=-1 oops=panic loglevel=7 $APPEND"
 CONSOLE=$LOGS/$RUN.console
 OUTLOG=$LOGS/$RUN.out

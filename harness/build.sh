@@ -27,7 +27,8 @@ debug)	frags="$TOP/harness/config/base.config $TOP/harness/config/check.config"
 *)	die "unknown kernel variant '$variant'";;
 esac
 
-[ "$ARCH" = x86_64 ] || frags="$frags $TOP/harness/config/$ARCH.config"
+[ "$ARCH" = x86_64 ] ||
+	frags="$frags $TOP/harness/config/$ARCH.config $TOP/harness/config/arch-kasan.config"
 
 "$TOP/harness/base.sh" || exit 1
 name=$variant$ASUFFIX

@@ -26,12 +26,7 @@ phase deps "$TOP/harness/deps.sh" arch || { fail_phase deps "apt-get failed"; su
 G=$OUT/guestfiles-arch
 mkdir -p "$G"
 series_tests > "$G/all-tests"
-grep '/func-duration-boot[^/]*\.tc$' "$G/all-tests" > "$G/boot-tests"
-# trace-cmd is the host's x86 binary, not in these guests: its test is
-# a named skip (perf's skips itself, as UNSUPPORTED, for the same reason).
-NO_TRACE_CMD=/harness/tests/ftrace/func-duration-trace-cmd.tc
-grep -v '/func-duration-boot[^/]*\.tc$' "$G/all-tests" | grep -vx "$NO_TRACE_CMD" \
-	> "$G/series-tests"
+split_boot_tests "$G/all-tests" "$G"
 echo series > "$G/suite"
 
 for ARCH in ${ARCHES:-arm64 arm}; do
@@ -41,14 +36,10 @@ for ARCH in ${ARCHES:-arm64 arm}; do
 		{ fail_phase "build-$ARCH" "kernel build failed"; continue; }
 	phase "initramfs-$ARCH" "$TOP/harness/initramfs.sh" "check$ASUFFIX" ||
 		{ fail_phase "initramfs-$ARCH" "failed"; continue; }
-	echo "SKIP ftracetest-$ARCH: $NO_TRACE_CMD -- not run: no trace-cmd for $ARCH in the guest" >> "$RESULTS"
 	KERNEL=check$ASUFFIX GUESTFILES=$G TIMEOUT=3600 \
 		phase "ftracetest-$ARCH" boot_phase "ftracetest-$ARCH" \
 		"$TOP/harness/guest/ftracetest.sh"
 	KERNEL=check$ASUFFIX GUESTFILES=$G TIMEOUT=1200 \
-		APPEND="$(cat "$TOP/harness/boot-tracing.cmdline")" \
-		BOOTCONFIG=$TOP/harness/boot-tracing.bconf \
-		phase "boot-$ARCH" boot_phase "boot-$ARCH" \
-		"$TOP/harness/guest/boot-state.sh"
+		boot_tracing_phase "boot-$ARCH"
 done
 summary

@@ -60,16 +60,6 @@ phase initramfs "$TOP/harness/initramfs.sh" check || { fail_phase initramfs "fai
 series_tests > "$OUT/series-tests"
 mkdir -p "$OUT/guestfiles"
 
-# A boot with boot-time tracing on the command line and in bootconfig,
-# for the tests listed in $OUT/guestfiles/boot-tests, or for the files
-# given (into /extra, make check TESTS=...).
-boot_tracing_phase() {	# [test files...]
-	GUESTFILES=$OUT/guestfiles TIMEOUT=900 \
-		APPEND="$(cat "$TOP/harness/boot-tracing.cmdline")" \
-		BOOTCONFIG=$TOP/harness/boot-tracing.bconf \
-		phase boot boot_phase boot "$TOP/harness/guest/boot-state.sh" "$@"
-}
-
 if [ -n "$TESTS" ]; then
 	others=""
 	boots=""
@@ -87,15 +77,15 @@ if [ -n "$TESTS" ]; then
 		TIMEOUT=1200 phase selected boot_phase selected \
 			"$TOP/harness/guest/ftracetest.sh" $others
 	fi
-	[ -n "$boots" ] && boot_tracing_phase $boots
+	[ -n "$boots" ] && GUESTFILES=$OUT/guestfiles TIMEOUT=900 \
+		boot_tracing_phase boot $boots
 	[ -n "$torture" ] && build_debug && torture_phase
 	summary
 fi
 
-# Tests that need a boot with boot-time tracing run in a boot of their
-# own (below); the others in the main boot.
-grep '/func-duration-boot[^/]*\.tc$' "$OUT/series-tests" > "$OUT/guestfiles/boot-tests"
-grep -v '/func-duration-boot[^/]*\.tc$' "$OUT/series-tests" > "$OUT/guestfiles/series-tests"
+# The boot-time tracing tests run in a boot of their own (below), the
+# others in the main boot.
+split_boot_tests "$OUT/series-tests" "$OUT/guestfiles"
 
 # The upstream suite is the regression guard: it runs on the
 # production-like kernel (under lockdep and single-threaded TCG it would
@@ -125,7 +115,8 @@ upstream_pid=$!
 GUESTFILES=$OUT/guestfiles TIMEOUT=2400 phase ftracetest \
 	boot_phase ftracetest "$TOP/harness/guest/ftracetest.sh"
 # A boot with boot-time tracing on the command line and in bootconfig.
-[ -s "$OUT/guestfiles/boot-tests" ] && boot_tracing_phase
+[ -s "$OUT/guestfiles/boot-tests" ] &&
+	GUESTFILES=$OUT/guestfiles TIMEOUT=900 boot_tracing_phase boot
 torture_phase
 
 say "=== waiting for the upstream suite (log: $LOGS/check-upstream.out)"

@@ -35,15 +35,17 @@ patch_sections() {	# keep|drop list patch
 # or arm (armv7; make check-arch). Sets KARCH and CROSS (the kernel's
 # ARCH= and CROSS_COMPILE=), KIMAGE (the boot image, under the object
 # directory), ASUFFIX (appended to the names of the objects, modules and
-# initramfs of a kernel variant) and DEBARCH (Debian's name).
+# initramfs of a kernel variant), DEBARCH (Debian's name) and TRIPLET
+# (its multiarch library directory).
 arch_settings() {
 	ARCH=${ARCH:-x86_64}
 	case $ARCH in
-	x86_64)	KARCH=x86 CROSS="" KIMAGE=arch/x86/boot/bzImage ASUFFIX="" DEBARCH=amd64;;
+	x86_64)	KARCH=x86 CROSS="" KIMAGE=arch/x86/boot/bzImage ASUFFIX="" DEBARCH=amd64
+		TRIPLET=x86_64-linux-gnu;;
 	arm64)	KARCH=arm64 CROSS=aarch64-linux-gnu- KIMAGE=arch/arm64/boot/Image
-		ASUFFIX=-arm64 DEBARCH=arm64;;
+		ASUFFIX=-arm64 DEBARCH=arm64 TRIPLET=aarch64-linux-gnu;;
 	arm)	KARCH=arm CROSS=arm-linux-gnueabihf- KIMAGE=arch/arm/boot/zImage
-		ASUFFIX=-arm DEBARCH=armhf;;
+		ASUFFIX=-arm DEBARCH=armhf TRIPLET=arm-linux-gnueabihf;;
 	*)	die "unknown ARCH '$ARCH' (x86_64, arm64 or arm)";;
 	esac
 }

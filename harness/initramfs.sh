@@ -6,9 +6,9 @@
 # fdconsume, the ftracetest suite of the laid tree (upstream tests plus
 # this series'), the project's own ftracetest tests (harness/tests/ ->
 # /harness/tests/) and the modules.
-# ARCH=arm64 or arm: Debian's busybox-static of that architecture (its
-# .deb, downloaded once into $OUT/debs), fdconsume cross-built; no
-# trace-cmd or perf (host binaries: the tests that need them skip).
+# ARCH=arm64 or arm: the same programs from Debian's packages of that
+# architecture (their .debs downloaded once into $OUT/debs/<arch>,
+# unpacked with dpkg-deb, never installed), fdconsume cross-built.
 . "$(dirname "$0")/common.sh"
 
 name=$1
@@ -21,19 +21,61 @@ rm -rf "$ROOT"
 mkdir -p "$ROOT"/bin "$ROOT"/sbin "$ROOT"/usr/bin "$ROOT"/usr/sbin \
 	"$ROOT"/proc "$ROOT"/sys "$ROOT"/dev "$ROOT"/tmp "$ROOT"/etc \
 	"$ROOT"/root "$ROOT"/harness "$ROOT"/lib "$ROOT"/lib64
+
+# The unpacked packages of $DEBARCH that the guest's programs come from.
+STAGE=$OUT/debs/root-$DEBARCH
+
+# Unpack Debian package $1 of $DEBARCH into $STAGE (its .deb downloaded
+# once into $OUT/debs/$DEBARCH; apt-get knows the architecture after
+# harness/deps.sh arch).
+deb_unpack() {	# package
+	[ -e "$STAGE/.unpacked-$1" ] && return
+	d=$OUT/debs/$DEBARCH
+	mkdir -p "$d" "$STAGE"
+	deb=$(ls "$d/$1"_*.deb 2>/dev/null | head -1)
+	if [ -z "$deb" ]; then
+		(cd "$d" && apt-get download -q "$1:$DEBARCH" >/dev/null 2>&1) ||
+			die "cannot download $1:$DEBARCH (harness/deps.sh arch adds the architecture)"
+		deb=$(ls "$d/$1"_*.deb | head -1)
+	fi
+	dpkg-deb -x "$deb" "$STAGE" || die "cannot unpack $deb"
+	touch "$STAGE/.unpacked-$1"
+}
+
+# Copy $STAGE's file $1 (a program or a library) into the guest with the
+# loader and the libraries it needs (DT_NEEDED), found among $STAGE's.
+copy_foreign_elf() {	# path
+	[ -e "$ROOT/$1" ] && return
+	mkdir -p "$ROOT/$(dirname "$1")"
+	cp -L "$STAGE/$1" "$ROOT/$1" || die "no $1 in $DEBARCH's packages"
+	interp=$(readelf -l "$STAGE/$1" | sed -n 's/.*interpreter: \(\/[^]]*\)\]/\1/p')
+	[ -n "$interp" ] && copy_foreign_elf "$interp"
+	for lib in $(readelf -d "$STAGE/$1" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p'); do
+		found=""
+		for dir in /lib/$TRIPLET /usr/lib/$TRIPLET /lib /usr/lib; do
+			[ -e "$STAGE$dir/$lib" ] && { found=$dir/$lib; break; }
+		done
+		[ -n "$found" ] || die "$1 needs $lib, in none of $DEBARCH's packages unpacked"
+		copy_foreign_elf "$found"
+	done
+}
+
+# Program $2 of Debian package $1 of $DEBARCH, with the libraries of the
+# packages it depends on (lib* and zlib1g: not perl or python).
+copy_foreign_prog() {	# package path
+	for p in "$1" $(apt-cache depends --recurse --no-recommends --no-suggests \
+		--no-conflicts --no-breaks --no-replaces --no-enhances "$1:$DEBARCH" |
+		sed -n "s/^\(lib[^ <>]*\|zlib1g\):$DEBARCH\$/\1/p" | sort -u); do
+		deb_unpack "$p"
+	done
+	copy_foreign_elf "$2"
+}
+
 if [ "$ARCH" = x86_64 ]; then
 	cp /bin/busybox "$ROOT/bin/busybox"
 else
-	deb=$(ls "$OUT"/debs/busybox-static_*_"$DEBARCH".deb 2>/dev/null | head -1)
-	if [ -z "$deb" ]; then
-		mkdir -p "$OUT/debs"
-		(cd "$OUT/debs" && apt-get download -q "busybox-static:$DEBARCH" 2>&1) ||
-			die "cannot download busybox-static:$DEBARCH (make check-arch installs its archive)"
-		deb=$(ls "$OUT"/debs/busybox-static_*_"$DEBARCH".deb | head -1)
-	fi
-	rm -rf "$OUT/debs/busybox-$DEBARCH"
-	dpkg-deb -x "$deb" "$OUT/debs/busybox-$DEBARCH" || die "cannot unpack $deb"
-	cp "$OUT/debs/busybox-$DEBARCH/bin/busybox" "$ROOT/bin/busybox"
+	deb_unpack busybox-static
+	cp "$STAGE/bin/busybox" "$ROOT/bin/busybox"
 fi
 # The applets: the host's busybox-static is the same Debian version.
 for app in $(/bin/busybox --list-full); do
@@ -58,17 +100,28 @@ copy_prog() {	# <name>
 # trace-cmd (libtraceevent, libtracefs, ...); perf (Debian's linux-perf)
 # and fdconsume, a BPF and perf consumer of ftrace/funcduration, for the
 # series' kernels only.
-[ "$ARCH" = x86_64 ] && copy_prog trace-cmd
+if [ "$ARCH" = x86_64 ]; then
+	copy_prog trace-cmd
+else
+	copy_foreign_prog trace-cmd /usr/bin/trace-cmd
+fi
 case $name in
 vanilla-*) ;;
-*)	[ "$ARCH" = x86_64 ] && copy_prog perf
+*)	if [ "$ARCH" = x86_64 ]; then
+		copy_prog perf
+	else
+		copy_foreign_prog linux-perf /usr/bin/perf
+	fi
 	"${CROSS}gcc" -O2 -static -Wall -o "$ROOT/usr/bin/fdconsume" \
 		"$TOP/harness/guest/fdconsume.c" || die "cannot build fdconsume";;
 esac
 # libtraceevent's plugins are optional; carry them if present.
-for d in $([ "$ARCH" = x86_64 ] && echo /usr/lib/x86_64-linux-gnu/traceevent); do
-	[ -d "$d" ] && mkdir -p "$ROOT/$d" && cp -r "$d/." "$ROOT/$d/"
-done
+d=/usr/lib/$TRIPLET/traceevent
+[ "$ARCH" = x86_64 ] || { deb_unpack libtraceevent1-plugin; d=$STAGE$d; }
+if [ -d "$d" ]; then
+	mkdir -p "$ROOT/usr/lib/$TRIPLET/traceevent"
+	cp -r "$d/." "$ROOT/usr/lib/$TRIPLET/traceevent/"
+fi
 
 mkdir -p "$ROOT/ftrace"
 cp -r "$srctree/tools/testing/selftests/ftrace/." "$ROOT/ftrace/"

@@ -29,6 +29,26 @@ boot_phase() {	# phase script [extra files...]
 	report_phase "$ph"
 }
 
+# Tests that read the state of a boot with boot-time tracing
+# (func-duration-boot*.tc) run in that boot: split the test list $1 into
+# $2/boot-tests and the others, $2/series-tests.
+split_boot_tests() {	# list dir
+	grep '/func-duration-boot[^/]*\.tc$' "$1" > "$2/boot-tests"
+	grep -v '/func-duration-boot[^/]*\.tc$' "$1" > "$2/series-tests"
+}
+
+# Phase $1: a boot with boot-time tracing on the command line and in
+# bootconfig (harness/boot-tracing.*) that runs the tests listed in
+# $GUESTFILES/boot-tests, or the files given (into /extra).
+boot_tracing_phase() {	# phase [test files...]
+	bt_phase=$1
+	shift
+	APPEND="$(cat "$TOP/harness/boot-tracing.cmdline")" \
+		BOOTCONFIG=$TOP/harness/boot-tracing.bconf \
+		phase "$bt_phase" boot_phase "$bt_phase" \
+		"$TOP/harness/guest/boot-state.sh" "$@"
+}
+
 report_phase() {	# phase: turn $LOGS/check-<phase>.* into results
 	ph=$1
 	"$TOP/harness/report.py" --phase "$ph" --out "$LOGS/check-$ph.out" \
