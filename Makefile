@@ -19,7 +19,7 @@ help:
 	@echo "make shell    boot the production-like kernel with a shell, tracefs mounted"
 	@echo "make series   export the series with git format-patch, git am it, checkpatch"
 	@echo "              (EACH=1: then build the kernel after every patch in turn)"
-	@echo "make harness-selftest  prove make check fails on a failing test and on a WARN"
+	@echo "make harness-selftest  prove make check fails on a failing test and a WARN, and boots under early NMIs"
 	@echo "make clean    remove out/ (the build directory)"
 
 deps:
