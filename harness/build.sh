@@ -28,7 +28,7 @@ debug)	frags="$TOP/harness/config/base.config $TOP/harness/config/check.config"
 esac
 
 [ "$ARCH" = x86_64 ] ||
-	frags="$frags $TOP/harness/config/$ARCH.config $TOP/harness/config/arch-kasan.config"
+	frags="$frags $TOP/harness/config/arch-kasan.config $TOP/harness/config/$ARCH.config"
 
 "$TOP/harness/base.sh" || exit 1
 name=$variant$ASUFFIX
