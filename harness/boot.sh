@@ -97,7 +97,7 @@ if [ -n "$NMI_INTERVAL" ]; then
 	monitor="-monitor unix:$sock,server=on,wait=off"
 	rm -f "$LOGS/$RUN.nmi" "$CONSOLE"
 	python3 "$TOP/harness/nmi-injector.py" "$sock" "$NMI_INTERVAL" \
-		"$LOGS/$RUN.nmi" "$LOGS/$RUN.console" "Linux version" &
+		"$LOGS/$RUN.nmi" "$CONSOLE" "Linux version" &
 fi
 
 # shellcheck disable=SC2046
