@@ -6,7 +6,8 @@ set -e
 
 PKGS="linux-source-6.12 qemu-system-x86 busybox-static trace-cmd linux-perf \
       build-essential flex bison bc libelf-dev libssl-dev cpio kmod \
-      xz-utils gzip rsync python3 perl git"
+      xz-utils gzip rsync python3 perl git \
+      libtracefs-dev libtraceevent-dev pkg-config tmux"
 # make bench: Debian's config of 6.12 (what its kernel follows), pahole
 # for BTF, and clang and libbpf for the BPF peers.
 [ "$1" = bench ] && PKGS="$PKGS linux-config-6.12 dwarves clang libbpf-dev \

@@ -87,9 +87,10 @@ chmod +x "$ROOT/init"
 printf 'root:x:0:0:root:/root:/bin/sh\nnobody:x:65534:65534:nobody:/:/bin/sh\n' > "$ROOT/etc/passwd"
 printf 'root:x:0:\nnogroup:x:65534:\n' > "$ROOT/etc/group"
 
-# A host program and the shared libraries it links.
-copy_prog() {	# <name>
-	prog=$(command -v "$1") || die "$1 not installed"
+# A host program (found in $PATH, or at <path>) and the shared libraries
+# it links.
+copy_prog() {	# <name> [<path>]
+	prog=${2:-$(command -v "$1")} || die "$1 not installed"
 	cp "$prog" "$ROOT/usr/bin/$1"
 	for lib in $(ldd "$prog" | grep -o '/[^ ]*'); do
 		mkdir -p "$ROOT/$(dirname "$lib")"
@@ -114,6 +115,25 @@ vanilla-*) ;;
 	fi
 	"${CROSS}gcc" -O2 -static -Wall -o "$ROOT/usr/bin/fdconsume" \
 		"$TOP/harness/guest/fdconsume.c" || die "cannot build fdconsume";;
+esac
+# funcdur, the front end (tools/tracing/funcdur of the laid tree), built
+# with its own Makefile against the host's libtracefs and libtraceevent,
+# and tmux, the terminal its top is tested in; x86_64 only for now.
+case $name in
+vanilla-*) ;;
+*)	if [ "$ARCH" = x86_64 ]; then
+		mkdir -p "$OUT/funcdur"
+		log=$LOGS/build-funcdur.log
+		make -s -C "$srctree/tools/tracing/funcdur" O="$OUT/funcdur" \
+			> "$log" 2>&1 || { cat "$log"; die "cannot build funcdur"; }
+		grep -q 'warning:' "$log" && { cat "$log"; die "funcdur: compiler warnings"; }
+		copy_prog funcdur "$OUT/funcdur/funcdur"
+		# tmux, with the UTF-8 locale and the terminfo it insists on
+		copy_prog tmux
+		mkdir -p "$ROOT/usr/lib/locale"
+		cp -r /usr/lib/locale/C.utf8 "$ROOT/usr/lib/locale/"
+		cp -r /lib/terminfo "$ROOT/lib/"
+	fi;;
 esac
 # libtraceevent's plugins are optional; carry them if present.
 d=/usr/lib/$TRIPLET/traceevent
