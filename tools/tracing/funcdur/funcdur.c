@@ -33,7 +33,9 @@ static const char *const usage_text[] = {
 	"  -c, --comm NAME         trace only the tasks named NAME (a glob), rescanned",
 	"  -d, --duration TIME     stop after TIME",
 	"  -i, --interval TIME     refresh or read every TIME (default 1s; trace 100ms)",
-	"  -a, --auto TIME         stop at the first call of TIME or more, and report on it",
+	"  -a, --auto TIME         stop at the first call of TIME or more, save the trace",
+	"                          and report on that call",
+	"  -t, --trace-file FILE   where -a saves the trace (default funcdur_trace.txt)",
 	"  -b, --breakdown         split each call into running, runnable, blocked, irq",
 	"  -s, --sort KEY          total (default), self, avg, min, max, p50, p90, p99,",
 	"                          calls, rate, name, running, runnable, blocked, irq",
@@ -93,6 +95,13 @@ static void add_pids(struct funcdur_params *p, char *arg)
 	}
 }
 
+static char **add_glob(char **list, int *nr, const char *glob)
+{
+	if (!*glob || strlen(glob) > 256 || strpbrk(glob, " \t\n"))
+		bad("bad function glob '%s'", glob);
+	return list_add(list, nr, glob);
+}
+
 enum {
 	OPT_TOP = 256, OPT_ONCE, OPT_FORMAT, OPT_ATTACH, OPT_KEEP,
 	OPT_NO_SLEEP_TIME, OPT_BUFFER_SIZE,
@@ -109,6 +118,7 @@ static void parse_args(struct funcdur_params *p, int argc, char **argv)
 		{ "duration",	required_argument, NULL, 'd' },
 		{ "interval",	required_argument, NULL, 'i' },
 		{ "auto",	required_argument, NULL, 'a' },
+		{ "trace-file",	required_argument, NULL, 't' },
 		{ "breakdown",	no_argument,	   NULL, 'b' },
 		{ "sort",	required_argument, NULL, 's' },
 		{ "output",	required_argument, NULL, 'o' },
@@ -138,13 +148,13 @@ static void parse_args(struct funcdur_params *p, int argc, char **argv)
 		}
 	}
 	opterr = 0;
-	while ((c = getopt_long(nopts, argv, ":f:N:T:p:c:d:i:a:bs:o:B:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(nopts, argv, ":f:N:T:p:c:d:i:a:t:bs:o:B:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'f':
-			p->functions = list_add(p->functions, &p->nr_functions, optarg);
+			p->functions = add_glob(p->functions, &p->nr_functions, optarg);
 			break;
 		case 'N':
-			p->notrace = list_add(p->notrace, &p->nr_notrace, optarg);
+			p->notrace = add_glob(p->notrace, &p->nr_notrace, optarg);
 			break;
 		case 'T':
 			p->threshold = time_arg("-T", optarg);
@@ -172,6 +182,9 @@ static void parse_args(struct funcdur_params *p, int argc, char **argv)
 			p->auto_ns = time_arg("-a", optarg);
 			if (!p->auto_ns)
 				bad("%s-a must be more than 0", "");
+			break;
+		case 't':
+			p->trace_file = optarg;
 			break;
 		case 'b':
 			p->breakdown = true;
@@ -238,7 +251,7 @@ static void parse_args(struct funcdur_params *p, int argc, char **argv)
 		}
 	}
 	for (i = optind; i < nopts; i++)
-		p->functions = list_add(p->functions, &p->nr_functions, argv[i]);
+		p->functions = add_glob(p->functions, &p->nr_functions, argv[i]);
 
 	changes = p->nr_functions || p->nr_notrace || p->nr_pids || p->comm ||
 		  p->threshold_set || p->auto_ns || p->breakdown || p->instance ||
@@ -253,6 +266,10 @@ static void parse_args(struct funcdur_params *p, int argc, char **argv)
 		bad("%s-s and --top are for top and hist", "");
 	if (p->auto_ns && p->threshold_set && p->threshold > p->auto_ns)
 		bad("%s-T above -a: the calls that would stop the run are not written", "");
+	if (p->trace_file && !p->auto_ns)
+		bad("%s-t is where -a saves the trace: it needs -a", "");
+	if (p->auto_ns && !p->trace_file)
+		p->trace_file = "funcdur_trace.txt";
 	if (p->once && p->mode != MODE_TOP)
 		bad("%s--once is for top", "");
 	if (p->cmd && (p->nr_pids || p->comm))

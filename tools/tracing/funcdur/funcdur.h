@@ -35,6 +35,7 @@ struct funcdur_params {
 	unsigned long long	interval;	/* -i */
 	enum funcdur_format	format;
 	const char		*output;	/* -o */
+	const char		*trace_file;	/* -t: -a saves the trace there */
 	const char		*instance;	/* -B */
 	const char		*attach;	/* --attach */
 	bool			keep;		/* --keep */

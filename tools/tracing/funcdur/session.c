@@ -177,15 +177,22 @@ int session_write(struct funcdur_session *s, const char *file, const char *val)
 	return ret;
 }
 
-/* Write a list (globs or pids) to a list file, one element per write. */
+/*
+ * Write a list (globs or pids) to a list file, one element per write,
+ * each ended by a newline: ftrace parses a glob when it sees its end,
+ * and one that ends the file is parsed at close, where no error is
+ * returned.
+ */
 static int write_list(struct funcdur_session *s, const char *file, char **list,
 		      int nr)
 {
+	char buf[512];
 	int i, ret;
 
 	ret = session_write(s, file, "");
 	for (i = 0; !ret && i < nr; i++) {
-		ret = write_file(s->inst, file, list[i], true);
+		snprintf(buf, sizeof(buf), "%s\n", list[i]);
+		ret = write_file(s->inst, file, buf, true);
 		if (ret == -EINVAL && strstr(file, "ftrace_"))
 			warnx_fd("%s: no traceable function matches '%s'", file, list[i]);
 		else if (ret)

@@ -380,6 +380,46 @@ static int auto_report(struct trace_ctx *c)
 	return 0;
 }
 
+/* -a, top and hist: the instance's trace, before it is read (consumed). */
+static void save_trace_text(struct funcdur_session *s)
+{
+	const char *file = s->params->trace_file;
+	char *text = tracefs_instance_file_read(s->inst, "trace", NULL);
+	FILE *f = fopen(file, "w");
+
+	if (!f || !text || fputs(text, f) < 0 || fclose(f)) {
+		warnx_fd("cannot save the trace to %s: %s", file, strerror(errno));
+		if (f)
+			fclose(f);
+	} else {
+		fprintf(stderr, "funcdur: trace saved to %s\n", file);
+	}
+	free(text);
+}
+
+/* -a, trace: the calls read and printed, the last KEEP_EVENTS of them. */
+static void save_kept(struct trace_ctx *c)
+{
+	const char *file = c->s->params->trace_file;
+	enum funcdur_format format = c->s->params->format;
+	unsigned long i;
+	FILE *f = fopen(file, "w");
+
+	if (!f) {
+		warnx_fd("cannot save the trace to %s: %s", file, strerror(errno));
+		return;
+	}
+	c->s->params->format = FORMAT_TABLE;
+	print_header(c, f);
+	for (i = c->nr_kept > KEEP_EVENTS ? c->nr_kept - KEEP_EVENTS : 0; i < c->nr_kept; i++)
+		print_event(c, f, &c->kept[i % KEEP_EVENTS]);
+	c->s->params->format = format;
+	if (fclose(f))
+		warnx_fd("cannot save the trace to %s: %s", file, strerror(errno));
+	else
+		fprintf(stderr, "funcdur: trace saved to %s\n", file);
+}
+
 /* The report of -a, for top and hist: the buffer is read only now. */
 int funcdur_auto_report(struct funcdur_session *s)
 {
@@ -388,6 +428,7 @@ int funcdur_auto_report(struct funcdur_session *s)
 
 	if (trace_init(&c, s, false))
 		return FUNCDUR_EXIT_ERROR;
+	save_trace_text(s);
 	trace_read(&c);
 	ret = auto_report(&c);
 	trace_free(&c);
@@ -423,8 +464,10 @@ int funcdur_trace(struct funcdur_session *s)
 	trace_read(&c);
 	if (c.missed)
 		warnx_fd("%lld events lost", c.missed);
-	if (hit)
+	if (hit) {
+		save_kept(&c);
 		ret = auto_report(&c);
+	}
 	trace_free(&c);
 	return ret;
 }
