@@ -36,6 +36,10 @@ echo
 echo "the histogram of do_one_initcall (function_duration/hist):"
 grep . function_duration/hist | sed -n 1p
 awk '/^function: do_one_initcall /{p = 1} p && /^$/{exit} p' function_duration/hist
+echo
+echo "the same statistics through funcdur (tools/tracing/funcdur), which reads"
+echo "them without changing anything: funcdur top --attach / --once --top 5 -s self"
+funcdur top --attach / --once --top 5 -s self
 echo nop > current_tracer
 echo
 
@@ -67,4 +71,31 @@ grep -v '^#' instances/graph/trace | head -12
 echo nop > instances/slow/current_tracer
 echo nop > instances/graph/current_tracer
 rmdir instances/slow instances/graph
+echo
+
+echo "=== 3. funcdur: each run in an instance of its own, removed at the end"
+WORK="for i in 1 2 3; do dd if=/dev/zero of=/tmp/f bs=64k count=16 2>/dev/null; cat /tmp/f > /dev/null; done; rm /tmp/f"
+echo "--- funcdur top --once --top 6 -f 'vfs_*' -f 'ksys_*' -- sh -c \"\$WORK\""
+funcdur top --once --top 6 -f 'vfs_*' -f 'ksys_*' -- sh -c "$WORK"
+echo
+echo "--- funcdur hist -f vfs_read -- dd if=/dev/zero of=/dev/null bs=4k count=2000 status=none"
+funcdur hist -f vfs_read -- dd if=/dev/zero of=/dev/null bs=4k count=2000 status=none
+echo
+echo "--- funcdur trace -T 500us -f 'vfs_*' -- sh -c \"\$WORK\""
+funcdur trace -T 500us -f 'vfs_*' -- sh -c "$WORK" | head -12
+echo
+echo "--- funcdur trace -a 50ms -t /tmp/fd-trace.txt -f do_nanosleep -f hrtimer_nanosleep \\"
+echo "        -- sh -c 'sleep 0.01; sleep 0.1; sleep 5'"
+funcdur trace -a 50ms -t /tmp/fd-trace.txt -f do_nanosleep -f hrtimer_nanosleep \
+	-- sh -c 'sleep 0.01; sleep 0.1; sleep 5' 2>&1
+echo
+echo "--- funcdur record -o /tmp/ls.dat -f 'vfs_*' -- ls / > /dev/null; trace-cmd report"
+funcdur record -o /tmp/ls.dat -f 'vfs_*' -- ls / > /dev/null
+trace-cmd report -i /tmp/ls.dat 2>/dev/null | grep funcduration | head -5
+grep -v '^#' /tmp/ls.dat.stats | head -5
+echo
+echo "--- funcdur top --once --format json -f vfs_read -- dd if=/dev/zero of=/dev/null bs=1 count=10 status=none"
+funcdur top --once --format json -f vfs_read -- dd if=/dev/zero of=/dev/null bs=1 count=10 status=none
+echo
+echo "instances left: $(ls instances | wc -l)"
 exit 0

@@ -309,7 +309,8 @@ int main(int argc, char **argv)
 		return FUNCDUR_EXIT_USAGE;
 	}
 	if (!tracefs_tracer_available(NULL, "function_duration")) {
-		fprintf(stderr, "funcdur: this kernel has no function_duration tracer (available_tracers)\n");
+		fprintf(stderr,
+			"funcdur: this kernel has no function_duration tracer (available_tracers)\n");
 		return FUNCDUR_EXIT_USAGE;
 	}
 

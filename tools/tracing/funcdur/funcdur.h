@@ -6,6 +6,8 @@
 #include <signal.h>
 #include <stdio.h>
 #include <sys/types.h>
+#include <linux/compiler.h>
+#include <linux/kernel.h>
 #include <tracefs.h>
 
 #define FUNCDUR_EXIT_ERROR	1	/* failed while running */
@@ -99,8 +101,8 @@ struct funcdur_session {
 /* utils.c */
 int parse_time_ns(const char *s, unsigned long long *ns);
 void format_ns(char *buf, size_t size, unsigned long long ns);
-void fatal(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-void warnx_fd(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+__printf(1, 2) void fatal(const char *fmt, ...);
+__printf(1, 2) void warnx_fd(const char *fmt, ...);
 void *xzalloc(size_t size);
 char *xstrdup(const char *s);
 char **list_add(char **list, int *nr, const char *s);
@@ -108,7 +110,7 @@ void json_string(FILE *f, const char *s);
 void csv_string(FILE *f, const char *s);
 
 /* session.c */
-extern volatile sig_atomic_t funcdur_stop;
+extern bool funcdur_stop;	/* set by SIGINT, SIGTERM, SIGHUP: READ_ONCE() */
 int session_start(struct funcdur_session *s);
 int session_go(struct funcdur_session *s);
 void session_end(struct funcdur_session *s);

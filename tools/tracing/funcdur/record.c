@@ -38,9 +38,9 @@ static int save_file(struct funcdur_session *s, const char *file, const char *pa
 	return fclose(f) ? -1 : 0;
 }
 
-static int extract(struct funcdur_session *s, const char *file)
+static int run_extract(struct funcdur_session *s, const char *file)
 {
-	const char *argv[] = {
+	const char * const argv[] = {
 		"trace-cmd", "extract", "-B", tracefs_instance_get_name(s->inst),
 		"-o", file, NULL,
 	};
@@ -84,7 +84,7 @@ static int extract(struct funcdur_session *s, const char *file)
 }
 
 /* The calls the full buffer could not take, from per_cpu/cpuN/stats. */
-static unsigned long long dropped(struct funcdur_session *s)
+static unsigned long long count_dropped(struct funcdur_session *s)
 {
 	unsigned long long n = 0, v;
 	char file[64], *text, *l;
@@ -112,7 +112,7 @@ int funcdur_record(struct funcdur_params *p)
 	int ret = 0;
 
 	if (p->instance && tracefs_instance_exists(p->instance)) {
-		warnx_fd("record: instance %s exists, and trace-cmd extract removes the instance it reads",
+		warnx_fd("record: instance %s exists, and trace-cmd extract removes its instance",
 			 p->instance);
 		return FUNCDUR_EXIT_ERROR;
 	}
@@ -132,8 +132,8 @@ int funcdur_record(struct funcdur_params *p)
 	snprintf(path, sizeof(path), "%s.hist", file);
 	if (save_file(&s, "function_duration/hist", path))
 		ret = FUNCDUR_EXIT_ERROR;
-	lost = dropped(&s);
-	if (extract(&s, file))
+	lost = count_dropped(&s);
+	if (run_extract(&s, file))
 		ret = FUNCDUR_EXIT_ERROR;
 	if (lost)
 		warnx_fd("%llu calls were dropped with the buffer full (--buffer-size)", lost);

@@ -24,7 +24,7 @@
 
 #include "funcdur.h"
 
-volatile sig_atomic_t funcdur_stop;
+bool funcdur_stop;
 
 struct saved_file {
 	struct tracefs_instance	*inst;	/* NULL: the top level */
@@ -47,7 +47,7 @@ unsigned long long now_ns(void)
 
 static void on_signal(int sig)
 {
-	funcdur_stop = 1;
+	WRITE_ONCE(funcdur_stop, true);
 }
 
 static void on_child(int sig)
@@ -156,7 +156,7 @@ static void save_file(struct tracefs_instance *inst, const char *file,
 int session_write(struct funcdur_session *s, const char *file, const char *val)
 {
 	struct tracefs_instance *inst = s->inst;
-	bool trigger = strstr(file, "/trigger") != NULL;
+	bool trigger = strstr(file, "/trigger");
 	char *err;
 	int ret;
 
@@ -386,7 +386,7 @@ static void cleanup(void)
 	s->inst = NULL;
 }
 
-static void attach(struct funcdur_session *s)
+static void attach_instance(struct funcdur_session *s)
 {
 	const char *name = s->params->attach;
 
@@ -418,15 +418,14 @@ int session_start(struct funcdur_session *s)
 	atexit(cleanup);
 	set_signals();
 	if (p->attach) {
-		attach(s);
+		attach_instance(s);
 		return 0;
 	}
 
-	if (p->instance) {
+	if (p->instance)
 		snprintf(name, sizeof(name), "%s", p->instance);
-	} else {
+	else
 		snprintf(name, sizeof(name), "funcdur-%d", getpid());
-	}
 	s->inst = tracefs_instance_create(name);
 	if (!s->inst)
 		fatal("cannot create instance %s: %s", name, strerror(errno));
@@ -471,7 +470,7 @@ int session_start(struct funcdur_session *s)
 	if (p->comm) {
 		if (!tracefs_file_exists(s->inst, "set_ftrace_pid"))
 			fatal("no set_ftrace_pid: -c needs CONFIG_DYNAMIC_FTRACE");
-		while (!add_comm_pids(s) && !funcdur_stop) {
+		while (!add_comm_pids(s) && !READ_ONCE(funcdur_stop)) {
 			fprintf(stderr, "funcdur: waiting for a task named %s\n", p->comm);
 			session_wait(s, NS_PER_SEC);
 		}
@@ -531,7 +530,7 @@ bool session_should_stop(struct funcdur_session *s, unsigned long long start)
 {
 	int status;
 
-	if (funcdur_stop)
+	if (READ_ONCE(funcdur_stop))
 		return true;
 	if (s->params->duration && now_ns() - start >= s->params->duration)
 		return true;
@@ -548,7 +547,7 @@ void session_wait(struct funcdur_session *s, unsigned long long ns)
 {
 	struct timespec ts = { ns / NS_PER_SEC, ns % NS_PER_SEC };
 
-	if (!funcdur_stop)
+	if (!READ_ONCE(funcdur_stop))
 		nanosleep(&ts, NULL);
 }
 

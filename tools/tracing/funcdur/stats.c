@@ -8,6 +8,7 @@
  * rest of the row after the numbers: it can hold a space ("foo [mod]").
  */
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,7 +19,7 @@ struct column {
 	size_t		offset;
 };
 
-#define COL(n, f)	{ n, __builtin_offsetof(struct fd_row, f) }
+#define COL(n, f)	{ n, offsetof(struct fd_row, f) }
 static const struct column columns[] = {
 	COL("CALLS", calls), COL("TOTAL", total), COL("SELF", self),
 	COL("AVG", avg), COL("MIN", min), COL("MAX", max),
@@ -26,7 +27,8 @@ static const struct column columns[] = {
 	COL("P99", p99), COL("RUNNING", running), COL("RUNNABLE", runnable),
 	COL("BLOCKED", blocked), COL("IRQ", irq),
 };
-#define NR_COLUMNS	(sizeof(columns) / sizeof(columns[0]))
+
+#define NR_COLUMNS	ARRAY_SIZE(columns)
 #define MAX_FIELDS	32
 
 static unsigned long long *field(struct fd_row *r, const struct column *c)
@@ -63,7 +65,8 @@ static void parse_footer(const char *line, struct fd_footer *f)
 	if (sscanf(line, "# functions: %llu of at most %llu, calls: %llu, total: %llu",
 		   &f->functions, &f->max_functions, &f->calls, &f->total) == 4)
 		return;
-	if (sscanf(line, "# dropped calls: %llu over the function limit, %llu in NMI, %llu without shadow stack room, %llu with a negative duration, %llu without memory",
+	if (sscanf(line,
+		   "# dropped calls: %llu over the function limit, %llu in NMI, %llu without shadow stack room, %llu with a negative duration, %llu without memory",
 		   &f->over_limit, &f->nmi, &f->no_stack, &f->negative,
 		   &f->no_memory) == 5)
 		return;
@@ -287,7 +290,8 @@ static void print_footer(FILE *f, struct fd_stats *st)
 {
 	struct fd_footer *ft = &st->footer;
 
-	fprintf(f, "functions: %llu of at most %llu, calls: %llu; dropped: %llu over limit, %llu NMI, %llu no shadow stack, %llu negative, %llu no memory\n",
+	fprintf(f,
+		"functions: %llu of at most %llu, calls: %llu; dropped: %llu over limit, %llu NMI, %llu no shadow stack, %llu negative, %llu no memory\n",
 		ft->functions, ft->max_functions, ft->calls, ft->over_limit,
 		ft->nmi, ft->no_stack, ft->negative, ft->no_memory);
 }
@@ -342,10 +346,12 @@ static void json_row(FILE *f, struct fd_row *r, bool with_rate)
 
 static void json_footer(FILE *f, struct fd_footer *ft)
 {
-	fprintf(f, "\"window_ns\":%llu,\"running\":%s,\"calls\":%llu,\"max_functions\":%llu,",
+	fprintf(f,
+		"\"window_ns\":%llu,\"running\":%s,\"calls\":%llu,\"max_functions\":%llu,",
 		ft->window_ns, ft->running ? "true" : "false", ft->calls,
 		ft->max_functions);
-	fprintf(f, "\"dropped\":{\"over_limit\":%llu,\"nmi\":%llu,\"no_shadow_stack\":%llu,\"negative\":%llu,\"no_memory\":%llu}",
+	fprintf(f,
+		"\"dropped\":{\"over_limit\":%llu,\"nmi\":%llu,\"no_shadow_stack\":%llu,\"negative\":%llu,\"no_memory\":%llu}",
 		ft->over_limit, ft->nmi, ft->no_stack, ft->negative, ft->no_memory);
 }
 
@@ -429,7 +435,8 @@ void hist_print(FILE *f, struct fd_hist *h, int nr, struct fd_stats *st,
 			fprintf(f, "%sfunction: %s  calls: %llu", i ? "\n" : "",
 				x->name, x->calls);
 			if (r)
-				fprintf(f, "  avg: %llu ns  p50: %llu ns  p99: %llu ns  max: %llu ns",
+				fprintf(f,
+					"  avg: %llu ns  p50: %llu ns  p99: %llu ns  max: %llu ns",
 					r->avg, r->p50, r->p99, r->max);
 			fprintf(f, "\n%24s : %-10s %s\n", "ns", "count", "distribution");
 			top = 0;

@@ -44,7 +44,8 @@ static void title(char *buf, size_t size, struct funcdur_session *s,
 					       (long long *)&th) && th != THRESHOLD_OFF)
 		format_ns(thbuf, sizeof(thbuf), th);
 	elapsed /= NS_PER_SEC;
-	snprintf(buf, size, "funcdur %s: instance %s, %d functions, threshold %s, %02llu:%02llu:%02llu%s",
+	snprintf(buf, size,
+		 "funcdur %s: instance %s, %d functions, threshold %s, %02llu:%02llu:%02llu%s",
 		 s->params->mode == MODE_HIST ? "hist" : "top", name ? name : "(top level)",
 		 st->nr_rows, thbuf, elapsed / 3600, elapsed / 60 % 60, elapsed % 60,
 		 st->footer.running ? "" : ", stopped");

@@ -140,7 +140,9 @@ static void print_header(struct trace_ctx *c, FILE *f)
 			c->breakdown ? "  RUN WAIT BLK IRQ (us)" : "");
 		break;
 	case FORMAT_CSV:
-		fprintf(f, "time_ns,comm,pid,cpu,duration,function,caller,depth,calltime,retval,running,runnable,blocked,irq\n");
+		fputs("time_ns,comm,pid,cpu,duration,function,caller,depth,calltime,retval,",
+		      f);
+		fputs("running,runnable,blocked,irq\n", f);
 		break;
 	case FORMAT_JSON:
 		break;
@@ -181,7 +183,8 @@ static void print_event(struct trace_ctx *c, FILE *f, struct fd_event *e)
 		json_string(f, fn);
 		fputs(",\"caller\":", f);
 		json_string(f, caller);
-		fprintf(f, ",\"depth\":%d,\"calltime\":%llu,\"retval\":%llu,\"running\":%llu,\"runnable\":%llu,\"blocked\":%llu,\"irq\":%llu}\n",
+		fprintf(f,
+			",\"depth\":%d,\"calltime\":%llu,\"retval\":%llu,\"running\":%llu,\"runnable\":%llu,\"blocked\":%llu,\"irq\":%llu}\n",
 			e->depth, e->calltime, e->retval, e->running, e->runnable,
 			e->blocked, e->irq);
 		break;
@@ -236,7 +239,7 @@ static int on_event(struct tep_event *ev, struct tep_record *rec, int cpu, void 
 
 static int trace_init(struct trace_ctx *c, struct funcdur_session *s, bool print)
 {
-	const char *systems[] = { "ftrace", NULL };
+	static const char * const systems[] = { "ftrace", NULL };
 	long long bd = 0;
 
 	memset(c, 0, sizeof(*c));
@@ -307,7 +310,8 @@ static int auto_report(struct trace_ctx *c)
 			break;
 		}
 	}
-	fprintf(f, "\n## funcdur: stopped by a call of %s or more\n", (format_ns(t, sizeof(t), p->auto_ns), t));
+	format_ns(t, sizeof(t), p->auto_ns);
+	fprintf(f, "\n## funcdur: stopped by a call of %s or more\n", t);
 	if (!hit) {
 		fprintf(f, "the call is not in the buffer (%lld events lost)\n", c->missed);
 		return FUNCDUR_EXIT_ERROR;

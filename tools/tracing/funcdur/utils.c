@@ -31,7 +31,7 @@ int parse_time_ns(const char *s, unsigned long long *ns)
 	v = strtoull(s, &end, 10);
 	if (errno)
 		return -1;
-	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(units); i++) {
 		if (strcmp(end, units[i].unit))
 			continue;
 		if (v > THRESHOLD_OFF / units[i].mult)
