@@ -193,7 +193,7 @@ static int write_list(struct funcdur_session *s, const char *file, char **list,
 	for (i = 0; !ret && i < nr; i++) {
 		snprintf(buf, sizeof(buf), "%s\n", list[i]);
 		ret = write_file(s->inst, file, buf, true);
-		if (ret == -EINVAL && strstr(file, "ftrace_"))
+		if (ret == -EINVAL && strcmp(file, "set_ftrace_pid"))
 			warnx_fd("%s: no traceable function matches '%s'", file, list[i]);
 		else if (ret)
 			warnx_fd("cannot add '%s' to %s: %s", list[i], file, strerror(-ret));
@@ -456,6 +456,11 @@ int session_start(struct funcdur_session *s)
 	if (write_list(s, "set_ftrace_filter", p->functions, p->nr_functions) ||
 	    write_list(s, "set_ftrace_notrace", p->notrace, p->nr_notrace) ||
 	    write_list(s, "set_ftrace_pid", p->pids, p->nr_pids))
+		return -1;
+	/* funcdur's own reads of tracefs are not the user's calls */
+	snprintf(buf, sizeof(buf), "%d", getpid());
+	if (tracefs_file_exists(s->inst, "set_ftrace_notrace_pid") &&
+	    session_write(s, "set_ftrace_notrace_pid", buf))
 		return -1;
 	if (p->cmd) {
 		start_child(s);

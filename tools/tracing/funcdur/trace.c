@@ -33,7 +33,8 @@ struct trace_ctx {
 	struct tep_handle	*tep;
 	struct tep_event	*fd_event, *stack_event;
 	struct fd_event		*kept;
-	unsigned long		nr_kept;	/* ever; kept[nr % KEEP_EVENTS] */
+	unsigned long		nr_kept;	/* ever; kept[nr % keep] */
+	unsigned long		keep;		/* KEEP_EVENTS with -a, else 1 */
 	unsigned long long	stack[MAX_STACK];
 	int			stack_len, stack_pid;
 	long long		missed;
@@ -198,12 +199,15 @@ static int on_event(struct tep_event *ev, struct tep_record *rec, int cpu, void 
 
 	c->missed += rec->missed_events > 0 ? rec->missed_events : 0;
 	if (ev == c->stack_event) {
-		int len, i;
+		int len = 0, i, n = (int)val(ev, rec, "size");
 		void *raw = tep_get_field_raw(NULL, ev, "caller", rec, &len, 0);
 
+		/* "size" entries of the "caller" array are the stack */
+		if (n > len / (int)sizeof(long))
+			n = len / (int)sizeof(long);
 		c->stack_pid = tep_data_pid(c->tep, rec);
 		c->stack_len = 0;
-		for (i = 0; raw && i < MAX_STACK && (i + 1) * (int)sizeof(long) <= len; i++) {
+		for (i = 0; raw && i < MAX_STACK && i < n; i++) {
 			unsigned long a = ((unsigned long *)raw)[i];
 
 			if (!a || a == ~0UL)
@@ -214,7 +218,7 @@ static int on_event(struct tep_event *ev, struct tep_record *rec, int cpu, void 
 	}
 	if (ev != c->fd_event)
 		return 0;
-	e = &c->kept[c->nr_kept++ % KEEP_EVENTS];
+	e = &c->kept[c->nr_kept++ % c->keep];
 	e->ts = rec->ts;
 	e->cpu = cpu;
 	e->pid = tep_data_pid(c->tep, rec);
@@ -256,7 +260,8 @@ static int trace_init(struct trace_ctx *c, struct funcdur_session *s, bool print
 		warnx_fd("no ftrace/funcduration event format");
 		return -1;
 	}
-	c->kept = xzalloc(KEEP_EVENTS * sizeof(*c->kept));
+	c->keep = s->params->auto_ns ? KEEP_EVENTS : 1;
+	c->kept = xzalloc(c->keep * sizeof(*c->kept));
 	c->breakdown = !tracefs_instance_file_read_number(s->inst, "function_duration/breakdown",
 							   &bd) && bd;
 	tracefs_load_cmdlines(NULL, c->tep);
@@ -295,7 +300,7 @@ static void percent(FILE *f, const char *what, unsigned long long part,
 static int auto_report(struct trace_ctx *c)
 {
 	struct funcdur_params *p = c->s->params;
-	unsigned long first = c->nr_kept > KEEP_EVENTS ? c->nr_kept - KEEP_EVENTS : 0;
+	unsigned long first = c->nr_kept > c->keep ? c->nr_kept - c->keep : 0;
 	struct fd_event *hit = NULL, *e;
 	unsigned long i;
 	char buf[300], t[32];
@@ -304,7 +309,7 @@ static int auto_report(struct trace_ctx *c)
 	int n = 0;
 
 	for (i = c->nr_kept; i-- > first;) {
-		e = &c->kept[i % KEEP_EVENTS];
+		e = &c->kept[i % c->keep];
 		if (e->duration >= p->auto_ns) {
 			hit = e;
 			break;
@@ -332,7 +337,7 @@ static int auto_report(struct trace_ctx *c)
 
 	fprintf(f, "\nits calls over the threshold, in the order they returned:\n");
 	for (i = first; i < c->nr_kept; i++) {
-		e = &c->kept[i % KEEP_EVENTS];
+		e = &c->kept[i % c->keep];
 		if (e == hit)
 			break;
 		if (e->pid != hit->pid || e->depth <= hit->depth ||
@@ -415,8 +420,8 @@ static void save_kept(struct trace_ctx *c)
 	}
 	c->s->params->format = FORMAT_TABLE;
 	print_header(c, f);
-	for (i = c->nr_kept > KEEP_EVENTS ? c->nr_kept - KEEP_EVENTS : 0; i < c->nr_kept; i++)
-		print_event(c, f, &c->kept[i % KEEP_EVENTS]);
+	for (i = c->nr_kept > c->keep ? c->nr_kept - c->keep : 0; i < c->nr_kept; i++)
+		print_event(c, f, &c->kept[i % c->keep]);
 	c->s->params->format = format;
 	if (fclose(f))
 		warnx_fd("cannot save the trace to %s: %s", file, strerror(errno));
