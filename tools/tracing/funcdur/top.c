@@ -92,8 +92,8 @@ int funcdur_top(struct funcdur_session *s)
 		if (stats_read(s->inst, &cur))
 			return FUNCDUR_EXIT_ERROR;
 		/* the kernel's window: since the tracer's start, or the last read */
-		set_rates(&cur, &prev,
-			  (cur.footer.window_ns - prev.footer.window_ns) / 1e9);
+		set_rates(&cur, &prev, ((double)cur.footer.window_ns -
+					(double)prev.footer.window_ns) / 1e9);
 		stats_sort(&cur, p->sort);
 		if (p->mode == MODE_TOP) {
 			title(head, sizeof(head), s, &cur, t - start);
