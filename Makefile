@@ -29,7 +29,7 @@ run: deps
 	@$(H)/run.sh
 
 check: deps
-	@TESTS="$(TESTS)" TORTURE_ITERS="$(ITERS)" $(H)/check.sh
+	@TESTS="$(TESTS)" VANILLA="$(VANILLA)" TORTURE_ITERS="$(ITERS)" $(H)/check.sh
 
 # Not part of make check (CI's command): see README, "Other architectures".
 check-arch: deps
@@ -58,7 +58,7 @@ series: deps
 harness-selftest: deps
 	@$(H)/harness-selftest.sh
 
-# Re-measure harness/upstream-baseline.txt on the unpatched base.
+# Re-measure harness/upstream-baseline-$(BASE).txt on the unpatched base.
 vanilla-baseline: deps
 	@$(H)/vanilla-baseline.sh
 

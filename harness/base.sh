@@ -1,16 +1,22 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# Extract the pristine base tree once from Debian's linux-source-6.12 and
-# print its exact version. The pristine tree is never modified.
+# Extract the pristine base tree from Debian's $BASE_PKG (again when
+# Debian's version changes) and print its exact version. The pristine
+# tree is never modified.
 . "$(dirname "$0")/common.sh"
 
+if [ "$BASE" = 6.12 ]; then
+	deb=$(dpkg-query -W -f='${Version}' $BASE_PKG 2>/dev/null)
+else
+	"$TOP/harness/fetch-base.sh" || exit 1
+	deb=$(cat "$APT_ROOT/root/.version-$BASE_PKG")
+fi
 [ -f "$BASE_TARBALL" ] || die "$BASE_TARBALL missing (run harness/deps.sh)"
-if [ ! -f "$PRISTINE/.extracted" ]; then
-	say "extracting $BASE_TARBALL"
+if [ "$(cat "$PRISTINE/.extracted" 2>/dev/null)" != "$deb" ]; then
+	say "extracting $BASE_TARBALL ($BASE_PKG $deb)"
 	rm -rf "$OUT/base"
 	mkdir -p "$OUT/base"
-	tar -C "$OUT/base" -xf "$BASE_TARBALL"
-	touch "$PRISTINE/.extracted"
+	tar -C "$OUT/base" -xf "$BASE_TARBALL" || die "cannot extract $BASE_TARBALL"
+	echo "$deb" > "$PRISTINE/.extracted"
 fi
-deb=$(dpkg-query -W -f='${Version}' linux-source-6.12 2>/dev/null)
-say "base: Linux $(make -s -C "$PRISTINE" kernelversion) (Debian linux-source-6.12 $deb)"
+say "base: Linux $(make -s -C "$PRISTINE" kernelversion) (Debian $BASE_PKG $deb)"

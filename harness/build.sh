@@ -8,6 +8,8 @@
 #          options and BTF: make bench)
 # debug:   base.config + check.config + debug.config (KASAN, KFENCE,
 #          kmemleak, fault injection: the torture phase)
+# Each fragment X.config is followed by X-$BASE.config where there is one
+# (what the 6.12 and 7.3 bases name differently).
 # vanilla: build the unpatched base with the same config, for comparing
 #          the upstream selftest results.
 # ARCH=arm64 or ARCH=arm (make check-arch): cross-built, with the
@@ -29,6 +31,14 @@ esac
 
 [ "$ARCH" = x86_64 ] ||
 	frags="$frags $TOP/harness/config/arch-kasan.config $TOP/harness/config/$ARCH.config"
+# What differs between the bases (a renamed or removed symbol): after
+# fragment X.config comes X-$BASE.config, where there is one.
+f2=""
+for f in $frags; do
+	f2="$f2 $f"
+	[ -f "${f%.config}-$BASE.config" ] && f2="$f2 ${f%.config}-$BASE.config"
+done
+frags=$f2
 
 "$TOP/harness/base.sh" || exit 1
 name=$variant$ASUFFIX
@@ -85,7 +95,7 @@ grep -q 'Error\|error:' "$LOGS/build-$name.log" && die "build failed (see $LOGS/
 # The series' new files build without a warning (in what this build
 # compiled: an incremental build sees only the files it rebuilt).
 if [ "$2" != vanilla ]; then
-	for f in $(cd "$TOP" && git ls-files -- $OVERLAY_DIRS); do
+	for f in $(cd "$ST" && git ls-files -- $OVERLAY_DIRS); do
 		grep -F "$srctree/$f:" "$LOGS/build-$name.log" | grep 'warning:'
 	done > "$OBJ/.series-warnings"
 	[ -s "$OBJ/.series-warnings" ] &&

@@ -54,8 +54,17 @@ if [ "$(echo $TESTS)" = torture ]; then
 	build_debug && torture_phase
 	summary
 fi
-phase build "$TOP/harness/build.sh" check || { fail_phase build "kernel build failed"; summary; }
-phase initramfs "$TOP/harness/initramfs.sh" check || { fail_phase initramfs "failed"; summary; }
+# VANILLA=1 with TESTS=...: run the tests on the unpatched base's check
+# kernel instead (a fix's reproducer must fail there).
+if [ -n "$VANILLA" ]; then
+	[ -n "$TESTS" ] || { fail_phase selected "VANILLA=1 needs TESTS=..."; summary; }
+	export KERNEL=vanilla-check
+	phase build "$TOP/harness/build.sh" check vanilla || { fail_phase build "kernel build failed"; summary; }
+	phase initramfs "$TOP/harness/initramfs.sh" vanilla-check || { fail_phase initramfs "failed"; summary; }
+else
+	phase build "$TOP/harness/build.sh" check || { fail_phase build "kernel build failed"; summary; }
+	phase initramfs "$TOP/harness/initramfs.sh" check || { fail_phase initramfs "failed"; summary; }
+fi
 
 series_tests > "$OUT/series-tests"
 mkdir -p "$OUT/guestfiles"
@@ -97,7 +106,7 @@ phase initramfs-prod "$TOP/harness/initramfs.sh" prod || { fail_phase initramfs-
 build_debug || summary
 mkdir -p "$OUT/guestfiles-upstream"
 cp "$OUT/guestfiles/series-tests" "$OUT/guestfiles-upstream/"
-cp "$TOP/harness/upstream-skip.txt" "$OUT/guestfiles-upstream/upstream-skip"
+cp "$UPSTREAM_SKIP" "$OUT/guestfiles-upstream/upstream-skip"
 echo upstream > "$OUT/guestfiles-upstream/suite"
 echo series > "$OUT/guestfiles/suite"
 (

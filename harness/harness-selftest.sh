@@ -4,7 +4,9 @@
 # A failing .tc and a kernel WARN during a passing .tc must each make
 # `make check TESTS=...` exit non-zero. And the torture phase's NMIs must
 # not kill a guest they reach before the kernel has an IDT: a boot with
-# an NMI every 20 ms must run its script.
+# an NMI every 20 ms must run its script. The lockup detectors' margin
+# for host stalls (harness/boot.sh) must hide a 40 s stop of QEMU, which
+# the kernel's defaults report, and must not hide a real soft lockup.
 . "$(dirname "$0")/common.sh"
 
 ok=0
@@ -16,6 +18,50 @@ for t in fail warn; do
 		echo "harness-selftest: $t.tc: make check failed as it must ($(tail -1 "$LOGS/harness-selftest-$t.log"))"
 	fi
 done
+
+# make check TESTS=stall.tc with QEMU stopped for 40 s when the test says
+# so on the console; its exit status.
+stall_run() {	# log
+	con=$LOGS/check-selected.console
+	rm -f "$con"
+	TESTS="$TOP/harness/selftests/stall.tc" "$TOP/harness/check.sh" > "$1" 2>&1 &
+	pid=$!
+	while kill -0 $pid 2>/dev/null && ! grep -q 'HARNESS: STALL NOW' "$con" 2>/dev/null; do
+		sleep 1
+	done
+	q=$(pgrep -f "^qemu-system.*initrd-check-selected")
+	if [ -n "$q" ]; then
+		kill -STOP $q
+		sleep 40
+		kill -CONT $q
+	else
+		echo "harness-selftest: stall.tc: no QEMU to stop" >> "$1"
+	fi
+	wait $pid
+}
+if stall_run "$LOGS/harness-selftest-stall.log" &&
+	! grep -q 'soft lockup' "$con"; then
+	echo "harness-selftest: QEMU stopped 40 s: make check passed, no lockup reported"
+else
+	echo "harness-selftest: QEMU stopped 40 s: make check failed (see $LOGS/harness-selftest-stall.log)"
+	ok=1
+fi
+if LOCKUP_MARGIN="" stall_run "$LOGS/harness-selftest-stall-nomargin.log"; then
+	echo "harness-selftest: QEMU stopped 40 s, the kernel's default detectors: passed -- the stall test cannot fail"
+	ok=1
+else
+	echo "harness-selftest: QEMU stopped 40 s, the kernel's default detectors: failed as it must ($(grep -o 'soft lockup[^]]*' "$con" | head -1))"
+fi
+log=$LOGS/harness-selftest-softlockup.log
+if TESTS="$TOP/harness/selftests/softlockup.tc" "$TOP/harness/check.sh" > "$log" 2>&1; then
+	echo "harness-selftest: softlockup.tc: make check exited 0 -- a real lockup NOT caught"
+	ok=1
+elif grep -q 'soft lockup' "$LOGS/check-selected.console"; then
+	echo "harness-selftest: softlockup.tc: make check failed as it must ($(grep -o 'soft lockup[^]]*' "$LOGS/check-selected.console" | head -1))"
+else
+	echo "harness-selftest: softlockup.tc: make check failed, but no soft lockup was reported (see $log)"
+	ok=1
+fi
 
 printf '#!/bin/sh\necho nmi-storm-survived\n' > "$OUT/nmi-storm.sh"
 if RUN=harness-selftest-nmi NMI_INTERVAL=0.02 TIMEOUT=300 \

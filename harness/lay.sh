@@ -7,15 +7,16 @@
 # $SRC, so that kbuild rebuilds just what the edit affects.
 . "$(dirname "$0")/common.sh"
 
-SERIES=$TOP/patches/series
+SERIES=$ST/patches/series
 STAGE=$OUT/stage
 MANIFEST=$SRC/.series-files
 
-if [ ! -f "$SRC/.copied" ]; then
+# A new copy of the pristine tree when there is none or the base changed.
+if ! cmp -s "$PRISTINE/.extracted" "$SRC/.copied"; then
 	say "creating working tree $SRC"
 	rm -rf "$SRC"
 	cp -a "$PRISTINE" "$SRC"
-	touch "$SRC/.copied"
+	cp "$PRISTINE/.extracted" "$SRC/.copied"
 fi
 
 # Patch file names, in order ('#' comments and '+ file' lines skipped).
@@ -25,7 +26,7 @@ patch_list() {
 }
 
 overlay_files() {
-	cd "$TOP" && git ls-files --cached --others --exclude-standard -- \
+	cd "$ST" && git ls-files --cached --others --exclude-standard -- \
 		$OVERLAY_DIRS | while read -r f; do [ -f "$f" ] && echo "$f"; done
 }
 
@@ -34,9 +35,9 @@ mkdir -p "$STAGE"
 overlay_files > "$STAGE.overlay"
 : > "$STAGE.touched"
 for p in $(patch_list); do
-	[ -f "$TOP/patches/$p" ] || die "patches/series names $p, which does not exist"
+	[ -f "$ST/patches/$p" ] || die "patches/series names $p, which does not exist"
 	sed -n -e 's|^+++ b/\([^[:space:]]*\).*|\1|p' \
-	       -e 's|^--- a/\([^[:space:]]*\).*|\1|p' "$TOP/patches/$p" >> "$STAGE.touched"
+	       -e 's|^--- a/\([^[:space:]]*\).*|\1|p' "$ST/patches/$p" >> "$STAGE.touched"
 done
 [ -f "$MANIFEST" ] && cat "$MANIFEST" >> "$STAGE.touched"
 sort -u "$STAGE.touched" "$STAGE.overlay" > "$STAGE.all"
@@ -49,20 +50,22 @@ while read -r f; do
 	fi
 done < "$STAGE.all"
 
-(cd "$TOP" && while read -r f; do
+(cd "$ST" && while read -r f; do
 	mkdir -p "$STAGE/$(dirname "$f")"
 	cp "$f" "$STAGE/$f"
 done) < "$STAGE.overlay"
 
 for p in $(patch_list); do
-	grep -q '^--- ' "$TOP/patches/$p" || continue	# message-only patch
+	grep -q '^--- ' "$ST/patches/$p" || continue	# message-only patch
 	# The overlay holds the new files as the series leaves them.
-	patch_sections drop "$STAGE.overlay" "$TOP/patches/$p" > "$OUT/patch.in"
+	patch_sections drop "$STAGE.overlay" "$ST/patches/$p" > "$OUT/patch.in"
 	# A patch that changes only new files: the repo has them already
 	grep -q '^--- ' "$OUT/patch.in" || continue
 	if ! patch -d "$STAGE" -p1 -s -f -F0 --no-backup-if-mismatch \
 		-r "$OUT/rejected.rej" < "$OUT/patch.in" > "$OUT/patch.out" 2>&1; then
-		echo "harness: patch does not apply: patches/$p" >&2
+		rel=${ST#"$TOP"}
+		echo "harness: patch does not apply: ${rel#/}${rel:+/}patches/$p onto" \
+			"$(cat "$PRISTINE/.extracted") of $BASE_PKG: the series needs a refresh for it" >&2
 		cat "$OUT/patch.out" >&2
 		[ -f "$OUT/rejected.rej" ] && cat "$OUT/rejected.rej" >&2
 		exit 1

@@ -53,7 +53,7 @@ report_phase() {	# phase: turn $LOGS/check-<phase>.* into results
 	ph=$1
 	"$TOP/harness/report.py" --phase "$ph" --out "$LOGS/check-$ph.out" \
 		--console "$LOGS/check-$ph.console" --results "$RESULTS" \
-		--expected "$TOP/harness/upstream-baseline.txt" >/dev/null
+		--expected "$UPSTREAM_BASELINE" >/dev/null
 	grep -E "^(FAIL|SKIP) $ph:" "$RESULTS"
 	echo "harness: $ph: $(grep -c "^PASS $ph:" "$RESULTS") passed," \
 		"$(grep -c "^FAIL $ph:" "$RESULTS") failed," \
@@ -96,7 +96,7 @@ summary() {
 # the project's own tests (harness/tests/, which initramfs.sh puts in
 # the guest's /harness/tests).
 series_tests() {
-	(cd "$TOP" && git ls-files --cached --others --exclude-standard -- \
+	(cd "$ST" && git ls-files --cached --others --exclude-standard -- \
 		tools/testing/selftests/ftrace/test.d | grep '\.tc$' |
 		sed 's|^tools/testing/selftests/ftrace/||')
 	(cd "$TOP" && git ls-files --cached --others --exclude-standard -- \

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # `make vanilla-baseline`: build the unpatched base with the check config,
 # boot it with the same guest and run the whole upstream ftracetest suite.
-# Writes harness/upstream-baseline.txt: every upstream test that does not
+# Writes harness/upstream-baseline-$BASE.txt: every upstream test that does not
 # pass on the base, with its result. `make check` fails an upstream test
 # only if it passes here and not with the series.
 . "$(dirname "$0")/common.sh"
@@ -11,11 +11,12 @@
 "$TOP/harness/initramfs.sh" vanilla-prod || exit 1
 mkdir -p "$OUT/guestfiles-vanilla"
 : > "$OUT/guestfiles-vanilla/series-tests"
-cp "$TOP/harness/upstream-skip.txt" "$OUT/guestfiles-vanilla/upstream-skip"
+cp "$UPSTREAM_SKIP" "$OUT/guestfiles-vanilla/upstream-skip"
 echo upstream > "$OUT/guestfiles-vanilla/suite"
 GUESTFILES=$OUT/guestfiles-vanilla RUN=vanilla TIMEOUT=2400 \
 	"$TOP/harness/boot.sh" vanilla-prod "$TOP/harness/guest/ftracetest.sh"
-python3 - "$LOGS/vanilla.out" "$TOP/harness/upstream-baseline.txt" <<'PY'
+[ -f "$UPSTREAM_BASELINE" ] || cp "$TOP/harness/upstream-baseline-6.12.txt" "$UPSTREAM_BASELINE"
+python3 - "$LOGS/vanilla.out" "$UPSTREAM_BASELINE" <<'PY'
 import re, sys
 src, dst = sys.argv[1], sys.argv[2]
 pat = re.compile(r'^\[\d+\](.*?)\s*\[(PASS|FAIL|UNRESOLVED|UNTESTED|'
