@@ -78,7 +78,7 @@ if [ -n "$TESTS" ]; then
 		[ "$t" = torture ] && { torture=1; continue; }
 		[ -e "$t" ] || { fail_phase selected "no such test: $t"; summary; }
 		case $t in
-		*/func-duration-boot*.tc) boots="$boots $t";;
+		*/func-duration-boot*.tc|*/boot-*.tc) boots="$boots $t";;
 		*)	others="$others $t";;
 		esac
 	done

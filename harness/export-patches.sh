@@ -15,7 +15,7 @@
 . "$(dirname "$0")/common.sh"
 
 WT=${1:?usage: export-patches.sh <worktree>}
-overlay=$(cd "$TOP" && git ls-files --cached --others --exclude-standard -- $OVERLAY_DIRS)
+overlay=$(cd "$ST" && git ls-files --cached --others --exclude-standard -- $OVERLAY_DIRS)
 
 tmp=$(mktemp -d)
 n=0
@@ -59,14 +59,14 @@ diff = diff.replace('M:\t' + ident, 'M:\t@EXPORTER@')
 open(path, 'w').write(head + sep + diff)
 PY
 done
-rm -f "$TOP"/patches/[0-9][0-9][0-9][0-9]-*.patch
-mv "$tmp"/*.patch "$TOP/patches/"
+rm -f "$ST"/patches/[0-9][0-9][0-9][0-9]-*.patch
+mv "$tmp"/*.patch "$ST/patches/"
 rmdir "$tmp"
 # The new files that later patches change, as the series leaves them
 # (the others are edited in the repo, not in the worktree).
 git -C "$WT" log --format= --diff-filter=M --name-only base..HEAD | sort -u |
 	while read -r f; do
 		echo "$overlay" | grep -qx "$f" || continue
-		git -C "$WT" show "HEAD:$f" > "$TOP/$f" || die "$WT has no $f"
+		git -C "$WT" show "HEAD:$f" > "$ST/$f" || die "$WT has no $f"
 	done
-ls "$TOP/patches/" | grep '\.patch$'
+ls "$ST/patches/" | grep '\.patch$'

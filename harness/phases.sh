@@ -30,11 +30,12 @@ boot_phase() {	# phase script [extra files...]
 }
 
 # Tests that read the state of a boot with boot-time tracing
-# (func-duration-boot*.tc) run in that boot: split the test list $1 into
-# $2/boot-tests and the others, $2/series-tests.
+# (func-duration-boot*.tc, boot-*.tc) run in that boot: split the test
+# list $1 into $2/boot-tests and the others, $2/series-tests.
+BOOT_TESTS='/(func-duration-boot|boot-)[^/]*\.tc$'
 split_boot_tests() {	# list dir
-	grep '/func-duration-boot[^/]*\.tc$' "$1" > "$2/boot-tests"
-	grep -v '/func-duration-boot[^/]*\.tc$' "$1" > "$2/series-tests"
+	grep -E "$BOOT_TESTS" "$1" > "$2/boot-tests"
+	grep -Ev "$BOOT_TESTS" "$1" > "$2/series-tests"
 }
 
 # Phase $1: a boot with boot-time tracing on the command line and in

@@ -20,7 +20,7 @@
 # neutral identity when git has none (SERIES_CHECK=1).
 . "$(dirname "$0")/common.sh"
 
-SERIES=$TOP/patches/series
+SERIES=$ST/patches/series
 GITDIR=$OUT/base.git
 WT=$OUT/series-wt
 AM=$OUT/series-am
@@ -48,7 +48,7 @@ if ! $G rev-parse -q --verify refs/tags/base >/dev/null; then
 	git --git-dir="$GITDIR" --work-tree="$PRISTINE" add -A -f . ':!.extracted'
 	git --git-dir="$GITDIR" --work-tree="$PRISTINE" -c user.name=base \
 		-c user.email=base@localhost commit -q \
-		-m "Linux $(make -s -C "$PRISTINE" kernelversion) (Debian linux-source-6.12)"
+		-m "Linux $(make -s -C "$PRISTINE" kernelversion) (Debian $BASE_PKG)"
 	$G tag base
 fi
 
@@ -70,7 +70,7 @@ if [ -z "$entries" ]; then
 fi
 
 fresh_worktree "$WT" || die "cannot create $WT"
-overlay=$(cd "$TOP" && git ls-files --cached --others --exclude-standard -- $OVERLAY_DIRS)
+overlay=$(cd "$ST" && git ls-files --cached --others --exclude-standard -- $OVERLAY_DIRS)
 claimed=$OUT/series-claimed
 : > "$claimed"
 
@@ -83,11 +83,11 @@ mkdir -p "$EARLY"
 echo "$overlay" > "$OUT/series-overlay"
 for f in $overlay; do
 	mkdir -p "$EARLY/$(dirname "$f")"
-	cp "$TOP/$f" "$EARLY/$f"
+	cp "$ST/$f" "$EARLY/$f"
 done
 for p in $(echo "$entries" | sed '/^[[:space:]]*+/d' | tac); do
-	[ -f "$TOP/patches/$p" ] || die "patches/series names $p, which does not exist"
-	patch_sections keep "$OUT/series-overlay" "$TOP/patches/$p" > "$OUT/series-patch"
+	[ -f "$ST/patches/$p" ] || die "patches/series names $p, which does not exist"
+	patch_sections keep "$OUT/series-overlay" "$ST/patches/$p" > "$OUT/series-patch"
 	grep -q '^--- ' "$OUT/series-patch" || continue
 	patch -d "$EARLY" -p1 -R -s -f -F0 --no-backup-if-mismatch -r - \
 		< "$OUT/series-patch" > /dev/null 2>&1 ||
@@ -112,7 +112,7 @@ while read -r first rest; do
 	case $first in
 	+)
 		[ -n "$cur" ] || die "patches/series: '+ $rest' before any patch"
-		[ -f "$TOP/$rest" ] || die "patches/series: $rest does not exist"
+		[ -f "$ST/$rest" ] || die "patches/series: $rest does not exist"
 		mkdir -p "$WT/$(dirname "$rest")"
 		cp "$EARLY/$rest" "$WT/$rest"
 		echo "$rest" >> "$claimed"
@@ -121,7 +121,7 @@ while read -r first rest; do
 	*)
 		commit_pending
 		cur=$first
-		p=$TOP/patches/$cur
+		p=$ST/patches/$cur
 		[ -f "$p" ] || die "patches/series names $cur, which does not exist"
 		sed "s|@EXPORTER@|$ident|g" "$p" |
 			git mailinfo "$OUT/series-msg.body" "$OUT/series-patch" > "$OUT/series-info"
@@ -157,7 +157,7 @@ $unclaimed"
 dup=$(sort "$claimed" | uniq -d)
 [ -n "$dup" ] && die "files added by more than one patch: $dup"
 for f in $overlay; do
-	cmp -s "$TOP/$f" "$WT/$f" || die "the series does not leave $f as the repo has it"
+	cmp -s "$ST/$f" "$WT/$f" || die "the series does not leave $f as the repo has it"
 done
 
 rm -rf "$EXPORT"
@@ -165,8 +165,8 @@ mkdir -p "$EXPORT"
 git -C "$WT" format-patch -q --cover-letter --base=base -o "$EXPORT" base..HEAD ||
 	die "format-patch failed"
 cover=$(ls "$EXPORT"/0000-*.patch)
-if [ -f "$TOP/patches/cover-letter.txt" ]; then
-	python3 - "$cover" "$TOP/patches/cover-letter.txt" <<'PY'
+if [ -f "$ST/patches/cover-letter.txt" ]; then
+	python3 - "$cover" "$ST/patches/cover-letter.txt" <<'PY'
 import sys
 cover, src = sys.argv[1], sys.argv[2]
 subject, _, blurb = open(src).read().partition('\n\n')

@@ -13,19 +13,45 @@ mkdir -p "$OUT/guestfiles-vanilla"
 : > "$OUT/guestfiles-vanilla/series-tests"
 cp "$UPSTREAM_SKIP" "$OUT/guestfiles-vanilla/upstream-skip"
 echo upstream > "$OUT/guestfiles-vanilla/suite"
-GUESTFILES=$OUT/guestfiles-vanilla RUN=vanilla TIMEOUT=2400 \
-	"$TOP/harness/boot.sh" vanilla-prod "$TOP/harness/guest/ftracetest.sh"
+# A test that crashes the base ends its boot: the suite goes on in a new
+# boot after it, and the test is recorded as CRASH with the kernel's
+# first report line (make check then requires it to pass).
+: > "$OUT/guestfiles-vanilla/upstream-done"
+: > "$LOGS/vanilla-all.out"
+: > "$LOGS/vanilla-crashes.txt"
+boots=0
+while :; do
+	boots=$((boots + 1))
+	GUESTFILES=$OUT/guestfiles-vanilla RUN=vanilla TIMEOUT=2400 \
+		"$TOP/harness/boot.sh" vanilla-prod "$TOP/harness/guest/ftracetest.sh" >/dev/null
+	tr -d '\r' < "$LOGS/vanilla.out" > "$LOGS/vanilla.out.lf"
+	cat "$LOGS/vanilla.out.lf" >> "$LOGS/vanilla-all.out"
+	grep -q '^HARNESS: END' "$LOGS/vanilla.out.lf" && break
+	t=$(sed -n 's/^HARNESS: START //p' "$LOGS/vanilla.out.lf" | tail -1)
+	[ -n "$t" ] || die "the base crashed before the upstream suite began (see $LOGS/vanilla.console)"
+	grep -qx "$t" "$OUT/guestfiles-vanilla/upstream-done" &&
+		die "$t crashed the base twice (see $LOGS/vanilla.console)"
+	sed -n 's/^HARNESS: START //p' "$LOGS/vanilla.out.lf" >> "$OUT/guestfiles-vanilla/upstream-done"
+	why=$(grep -m1 -E 'BUG:|Oops|WARNING:|general protection' "$LOGS/vanilla.console")
+	desc=$(sed -n 's/^# description: *//p' "$PRISTINE/tools/testing/selftests/ftrace/$t")
+	say "$t crashed the base: $why"
+	printf '[0] %s\t[CRASH]\n' "$desc" >> "$LOGS/vanilla-all.out"
+	printf '%s\t%s\n' "$desc" "$why" >> "$LOGS/vanilla-crashes.txt"
+	cp "$LOGS/vanilla.console" "$LOGS/vanilla-crash-$boots.console"
+done
+say "the upstream suite on the base: $boots boot(s)"
 [ -f "$UPSTREAM_BASELINE" ] || cp "$TOP/harness/upstream-baseline-6.12.txt" "$UPSTREAM_BASELINE"
-python3 - "$LOGS/vanilla.out" "$UPSTREAM_BASELINE" <<'PY'
+python3 - "$LOGS/vanilla-all.out" "$UPSTREAM_BASELINE" "$LOGS/vanilla-crashes.txt" <<'PY'
 import re, sys
-src, dst = sys.argv[1], sys.argv[2]
+src, dst, crashes = sys.argv[1], sys.argv[2], sys.argv[3]
 pat = re.compile(r'^\[\d+\](.*?)\s*\[(PASS|FAIL|UNRESOLVED|UNTESTED|'
-                 r'UNSUPPORTED|XFAIL|UNDEFINED|TIMEOUT)\]\s*$')
+                 r'UNSUPPORTED|XFAIL|UNDEFINED|TIMEOUT|CRASH)\]\s*$')
 results = []
 for line in open(src, errors='replace'):
     m = pat.match(re.sub(r'\x1b\[[0-9;]*m', '', line.rstrip()))
     if m:
         results.append((m.group(2), m.group(1).strip()))
+crashed = dict(l.rstrip('\n').split('\t', 1) for l in open(crashes) if '\t' in l)
 bad = [r for r in results if r[0] not in ('PASS', 'XFAIL')]
 with open(dst) as f:
     old = f.read()
@@ -40,6 +66,8 @@ with open(dst, 'w') as f:
     f.write('\n'.join(head) + '\n')
     for res, name in bad:
         why = reasons.get(name, 'reason not yet investigated')
+        if res == 'CRASH':
+            why = 'crashes the base: ' + crashed.get(name, '?')
         f.write('%-12s %s  # %s\n' % (res, name, why))
 print('vanilla: %d tests, %d pass, %d not passing' %
       (len(results), len(results) - len(bad), len(bad)))
