@@ -118,10 +118,11 @@ vanilla-*) ;;
 esac
 # funcdur, the front end (tools/tracing/funcdur of the laid tree), built
 # with its own Makefile against the host's libtracefs and libtraceevent,
-# and tmux, the terminal its top is tested in; x86_64 only for now.
+# and tmux, the terminal its top is tested in; x86_64 only for now (and
+# only where the series has it: not yet the series on 7.3).
 case $name in
 vanilla-*) ;;
-*)	if [ "$ARCH" = x86_64 ]; then
+*)	if [ "$ARCH" = x86_64 ] && [ -d "$srctree/tools/tracing/funcdur" ]; then
 		mkdir -p "$OUT/funcdur"
 		log=$LOGS/build-funcdur.log
 		make -s -C "$srctree/tools/tracing/funcdur" O="$OUT/funcdur" \
