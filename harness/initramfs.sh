@@ -3,7 +3,7 @@
 # Build the guest's base initramfs for a kernel variant:
 #   harness/initramfs.sh <obj-name>
 # busybox-static, trace-cmd and perf with their shared libraries,
-# fdconsume, the ftracetest suite of the laid tree (upstream tests plus
+# fdconsume, failnth, the ftracetest suite of the laid tree (upstream tests plus
 # this series'), the project's own ftracetest tests (harness/tests/ ->
 # /harness/tests/) and the modules.
 # ARCH=arm64 or arm: the same programs from Debian's packages of that
@@ -81,6 +81,11 @@ fi
 for app in $(/bin/busybox --list-full); do
 	[ -e "$ROOT/$app" ] || ln -s /bin/busybox "$ROOT/$app"
 done
+# failnth, one operation under fault injection (fail-nth), for the
+# tests that inject allocation failures on every kernel, the unpatched
+# base's included (their reproducers must fail there).
+"${CROSS}gcc" -O2 -static -Wall -o "$ROOT/usr/bin/failnth" \
+	"$TOP/harness/guest/failnth.c" || die "cannot build failnth"
 cp "$TOP/harness/guest/init" "$ROOT/init"
 cp "$TOP/harness/guest/"*.sh "$ROOT/harness/"
 chmod +x "$ROOT/init"
