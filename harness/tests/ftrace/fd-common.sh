@@ -8,3 +8,12 @@
 # \1 PID, \2 the delay mark, \3 and \4 the microseconds and the three
 # digits of nanoseconds of the duration, \5 the function, \6 its module.
 FD_LINE='^.*-\([0-9][0-9]*\) *\[[0-9][0-9]*\][^:]* [0-9][0-9]*\.[0-9]\{6\}: \(.\) *\([0-9][0-9]*\)\.\([0-9][0-9][0-9]\) us |  \([^ ]*\)\( \[[^]]*\]\)\{0,1\} <- [^ ].*$'
+
+# The option that leaves the time a task is switched out out of
+# function_duration's durations: the tracer's own, per instance, where it
+# has one (Linux 7.3), else function_graph's global sleep-time (6.12).
+if [ -e options/funcduration-sleep-time ]; then
+	FD_SLEEP_TIME=options/funcduration-sleep-time
+else
+	FD_SLEEP_TIME=options/sleep-time
+fi

@@ -42,7 +42,8 @@ fd_row_field() { # rows-file function field
 # What funcdur may not leave changed: the instances, and the top-level
 # files it could touch or that a run could change by mistake.
 FD_TOP_FILES="current_tracer tracing_on set_ftrace_filter set_ftrace_notrace
-	set_ftrace_pid set_ftrace_notrace_pid options/sleep-time options/function-fork
+	set_ftrace_pid set_ftrace_notrace_pid options/sleep-time
+	options/funcduration-sleep-time options/function-fork
 	options/overwrite
 	buffer_size_kb function_duration/threshold_ns function_duration/breakdown
 	events/ftrace/funcduration/trigger events/ftrace/funcduration/filter
