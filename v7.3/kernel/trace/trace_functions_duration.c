@@ -490,9 +490,9 @@ static void func_duration_return(struct ftrace_graph_ret *trace,
  */
 
 static struct tracer_opt func_duration_opts[] = {
-	{ TRACER_OPT(funcduration-calltime, FUNC_DURATION_PRINT_CALLTIME) },
-	{ TRACER_OPT(funcduration-retval, FUNC_DURATION_PRINT_RETVAL) },
-	{ TRACER_OPT(funcduration-sleep-time, FUNC_DURATION_SLEEP_TIME) },
+	{ .name = "funcduration-calltime", .bit = FUNC_DURATION_PRINT_CALLTIME },
+	{ .name = "funcduration-retval", .bit = FUNC_DURATION_PRINT_RETVAL },
+	{ .name = "funcduration-sleep-time", .bit = FUNC_DURATION_SLEEP_TIME },
 	{ } /* Empty entry */
 };
 

@@ -1,14 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * funcdur: the instance a run reads, what it writes there and in the
- * top-level directory, and how all of it is undone.
+ * funcdur: the instance a run reads, what it writes there, and how all of
+ * it is undone.
  *
  * A run owns a private instance (funcdur-<pid>, or -B NAME when that
  * does not exist yet), removed at the end unless --keep: nothing written
  * there needs restoring. A file of an instance that existed before the
- * run (-B NAME) is saved before its first write and written back at the end, on every exit path that
- * is not SIGKILL: normal end, error (fatal() exits through atexit) and
- * SIGINT, SIGTERM or SIGHUP, which stop the run's loop.
+ * run (-B NAME, or -B / for the top level) is saved before its first
+ * write and written back at the end, on every exit path that is not
+ * SIGKILL: normal end, error (fatal() exits through atexit) and SIGINT,
+ * SIGTERM or SIGHUP, which stop the run's loop.
  */
 #include <dirent.h>
 #include <errno.h>
