@@ -223,6 +223,7 @@ struct func_duration_stats {
 	struct list_head		list;		/* in the live statistics */
 	struct irq_work			grow_irq;	/* the counting needs rows */
 	struct work_struct		grow_work;	/* which this allocates */
+	unsigned long			grow_pending;	/* bit 0: asked, not started */
 	u64				start_ns;
 	u64				stop_ns;
 	bool				running;

@@ -399,7 +399,13 @@ void func_duration_stats_drop_no_mem(struct func_duration_stats *stats,
 				     int row)
 {
 	local_inc(&this_cpu_ptr(stats->drops)->no_mem);
-	if (row >> FUNC_DURATION_CHUNK_SHIFT >= READ_ONCE(stats->nr_chunks))
+	/*
+	 * Once per growth: the irq_work and the work queueing call traced
+	 * functions too, which would ask again from the irq_work itself, and
+	 * again, and keep the CPU in interrupts before the work can run.
+	 */
+	if (row >> FUNC_DURATION_CHUNK_SHIFT >= READ_ONCE(stats->nr_chunks) &&
+	    !test_and_set_bit(0, &stats->grow_pending))
 		irq_work_queue(&stats->grow_irq);
 }
 
@@ -528,6 +534,10 @@ static void func_duration_stats_grow_workfn(struct work_struct *work)
 	struct func_duration_stats *stats =
 		container_of(work, struct func_duration_stats, grow_work);
 
+	/* Before the rows are counted: a claim not counted asks again */
+	clear_bit(0, &stats->grow_pending);
+	/* Pairs with test_and_set_bit() in func_duration_stats_drop_no_mem() */
+	smp_mb__after_atomic();
 	func_duration_stats_reserve(stats, func_duration_stats_nr_rows(stats) +
 				    FUNC_DURATION_CHUNK_ROWS);
 }
