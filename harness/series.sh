@@ -6,7 +6,11 @@
 #
 # patches/series lists the patches in order. A line '+ path' after a patch
 # names a new file of the repo (the overlay) that the patch's commit adds;
-# every overlay file belongs to exactly one patch. Each patch file carries
+# every overlay file belongs to exactly one patch. A line '== name' starts
+# a series of its own, posted on its own with patches/cover-<name>.txt as
+# its cover letter (subject, blank line, text): each series is exported
+# to $OUT/series/<n>-<name>/ and applies after the ones before it.
+# Without such lines the patches are one series, with cover-letter.txt. Each patch file carries
 # its commit message in mail form (Subject:, body) followed by its diff
 # of upstream files, if any, and of new files that an earlier patch adds
 # (the repo holds new files as the whole series leaves them).
@@ -85,7 +89,7 @@ for f in $overlay; do
 	mkdir -p "$EARLY/$(dirname "$f")"
 	cp "$ST/$f" "$EARLY/$f"
 done
-for p in $(echo "$entries" | sed '/^[[:space:]]*+/d' | tac); do
+for p in $(echo "$entries" | sed '/^[[:space:]]*+/d; /^[[:space:]]*==/d' | tac); do
 	[ -f "$ST/patches/$p" ] || die "patches/series names $p, which does not exist"
 	patch_sections keep "$OUT/series-overlay" "$ST/patches/$p" > "$OUT/series-patch"
 	grep -q '^--- ' "$OUT/series-patch" || continue
@@ -107,9 +111,18 @@ commit_pending() {
 
 cur=""
 : > "$OUT/series-new"
+# The series: name and the commit before its first patch, one per line.
+: > "$OUT/series-parts"
 echo "$entries" > "$OUT/series-entries"
 while read -r first rest; do
 	case $first in
+	==)
+		commit_pending
+		cur=""
+		[ -n "$rest" ] && [ -f "$ST/patches/cover-$rest.txt" ] ||
+			die "patches/series: '== $rest' needs patches/cover-$rest.txt"
+		echo "$rest $(git -C "$WT" rev-parse HEAD)" >> "$OUT/series-parts"
+		;;
 	+)
 		[ -n "$cur" ] || die "patches/series: '+ $rest' before any patch"
 		[ -f "$ST/$rest" ] || die "patches/series: $rest does not exist"
@@ -162,11 +175,32 @@ done
 
 rm -rf "$EXPORT"
 mkdir -p "$EXPORT"
-git -C "$WT" format-patch -q --cover-letter --base=base -o "$EXPORT" base..HEAD ||
-	die "format-patch failed"
-cover=$(ls "$EXPORT"/0000-*.patch)
-if [ -f "$ST/patches/cover-letter.txt" ]; then
-	python3 - "$cover" "$ST/patches/cover-letter.txt" <<'PY'
+[ -s "$OUT/series-parts" ] || echo "- $(git -C "$WT" rev-parse base)" > "$OUT/series-parts"
+[ "$(sed -n '1s/.* //p' "$OUT/series-parts")" = "$(git -C "$WT" rev-parse base)" ] ||
+	die "patches/series: patches before the first '== name' line"
+tip=$(git -C "$WT" rev-parse HEAD)
+n=0
+i=0
+fresh_worktree "$AM" || die "cannot create $AM"
+while read -r name from; do
+	i=$((i + 1))
+	to=$(sed -n "$((i + 1))s/.* //p" "$OUT/series-parts")
+	to=${to:-$tip}
+	if [ "$name" = - ]; then
+		dir=$EXPORT cover_src=$ST/patches/cover-letter.txt
+	else
+		dir=$EXPORT/$i-$name cover_src=$ST/patches/cover-$name.txt
+	fi
+	[ "$(git -C "$WT" rev-list --count "$from..$to")" -gt 0 ] ||
+		die "series '$name' has no patch"
+	mkdir -p "$dir"
+	# --base: the base and, for a later series, the patches it needs
+	# (prerequisite-patch-id), as the kernel's submitting guide asks.
+	git -C "$WT" format-patch -q --cover-letter --base=base -o "$dir" "$from..$to" ||
+		die "format-patch of series '$name' failed"
+	cover=$(ls "$dir"/0000-*.patch)
+	if [ -f "$cover_src" ]; then
+		python3 - "$cover" "$cover_src" <<'PY'
 import sys
 cover, src = sys.argv[1], sys.argv[2]
 subject, _, blurb = open(src).read().partition('\n\n')
@@ -175,17 +209,17 @@ text = text.replace('*** SUBJECT HERE ***', subject.strip())
 text = text.replace('*** BLURB HERE ***', blurb.strip())
 open(cover, 'w').write(text)
 PY
-fi
-n=$(ls "$EXPORT"/*.patch | grep -v /0000- | wc -l)
-
-# Proof: the export applies with git am to the pristine base and gives the
-# same tree as the laid series.
-fresh_worktree "$AM" || die "cannot create $AM"
-git -C "$AM" -c user.name=am -c user.email=am@localhost am -q \
-	$(ls "$EXPORT"/*.patch | grep -v /0000-) || die "git am of the export failed"
-git -C "$AM" diff --quiet HEAD "$(git -C "$WT" rev-parse HEAD)" ||
-	die "git am result differs from the series"
-say "exported $n patches + cover letter to $EXPORT; git am onto base: OK"
+	fi
+	patches=$(ls "$dir"/*.patch | grep -v /0000-)
+	n=$((n + $(echo "$patches" | wc -l)))
+	# Proof: each series applies with git am after the ones before it.
+	git -C "$AM" -c user.name=am -c user.email=am@localhost am -q $patches ||
+		die "git am of series '$name' failed"
+	git -C "$AM" diff --quiet HEAD "$to" ||
+		die "git am of series '$name' differs from the series"
+	[ "$name" = - ] || say "series $i, $name: $(echo "$patches" | wc -l) patches + cover letter in $dir"
+done < "$OUT/series-parts"
+say "exported $n patches + cover letters to $EXPORT; git am onto base: OK"
 
 # checkpatch, from the base tree, on every patch. The base is a tarball
 # without mainline's history, so checkpatch cannot look up the upstream
@@ -208,7 +242,7 @@ covered() {	# patch: every new file under a directory F: entry
 	done | grep -q . && return 1
 	return 0
 }
-for p in $(ls "$EXPORT"/*.patch | grep -v /0000-); do
+for p in $(find "$EXPORT" -name '*.patch' ! -name '0000-*' | sort); do
 	ign=UNKNOWN_COMMIT_ID
 	covered "$p" && ign=$ign,FILE_PATH_CHANGES
 	(cd "$AM" && ./scripts/checkpatch.pl --strict --show-types --ignore $ign "$p")
