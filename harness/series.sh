@@ -247,6 +247,9 @@ for p in $(find "$EXPORT" -name '*.patch' ! -name '0000-*' | sort); do
 	covered "$p" && ign=$ign,FILE_PATH_CHANGES
 	(cd "$AM" && ./scripts/checkpatch.pl --strict --show-types --ignore $ign "$p")
 done > "$EXPORT/checkpatch.txt" 2>&1
+# One report per patch, or something else removed the export meanwhile.
+[ "$(grep -c '^total: ' "$EXPORT/checkpatch.txt" 2>/dev/null)" = "$n" ] ||
+	die "checkpatch did not report on each of the $n patches ($EXPORT/checkpatch.txt)"
 errs=$(grep -c '^ERROR:' "$EXPORT/checkpatch.txt")
 warns=$(grep -c '^WARNING:' "$EXPORT/checkpatch.txt")
 checks=$(grep -c '^CHECK:' "$EXPORT/checkpatch.txt")
