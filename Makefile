@@ -33,7 +33,7 @@ check: deps
 
 # Not part of make check (CI's command): see README, "Other architectures".
 check-arch: deps
-	@ARCHES="$(ARCHES)" $(H)/check-arch.sh
+	@ARCHES="$(ARCHES)" TESTS="$(TESTS)" $(H)/check-arch.sh
 
 # The torture phase alone (KASAN kernel, faults, torture loop, kmemleak);
 # ITERS=n for a longer run than make check's.
