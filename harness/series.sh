@@ -10,10 +10,11 @@
 # a series of its own, posted on its own with patches/cover-<name>.txt as
 # its cover letter (subject, blank line, text): each series is exported
 # to $OUT/series/<n>-<name>/ and applies after the ones before it.
-# Without such lines the patches are one series, with cover-letter.txt. Each patch file carries
-# its commit message in mail form (Subject:, body) followed by its diff
-# of upstream files, if any, and of new files that an earlier patch adds
-# (the repo holds new files as the whole series leaves them).
+# Without such lines the patches are one series, with cover-letter.txt.
+# Each patch file carries its commit message in mail form (Subject:,
+# body) followed by its diff of upstream files, if any, and of new files
+# that an earlier patch adds (the repo holds new files as the whole
+# series leaves them).
 #
 # The series is exported as the work of whoever runs this: git config's
 # user.name and user.email. A patch without a From: header (the series'
