@@ -35,6 +35,13 @@ JOBS=${JOBS:-$(($(nproc) + 1))}
 # Directories of the repo that hold new files at their kernel-tree paths.
 OVERLAY_DIRS="kernel include tools Documentation arch lib samples"
 
+# The patch file names that patches/series ($1) lists, in order: not its
+# '#' comments, '+ path' lines or '== name' lines.
+series_patch_names() {
+	sed -e 's/#.*//' -e '/^[[:space:]]*+/d' -e '/^[[:space:]]*==/d' \
+		-e '/^[[:space:]]*$/d' "$1"
+}
+
 mkdir -p "$OUT" "$LOGS"
 
 die() { echo "harness: error: $*" >&2; exit 1; }

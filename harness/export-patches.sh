@@ -11,7 +11,7 @@
 #   harness/export-patches.sh <worktree>
 #
 # Writes one patch per commit, numbered in order, after removing the old
-# ones; patches/series must then list the new names.
+# ones, and lists them in patches/series (harness/series-list.py).
 . "$(dirname "$0")/common.sh"
 
 WT=${1:?usage: export-patches.sh <worktree>}
@@ -69,4 +69,5 @@ git -C "$WT" log --format= --diff-filter=M --name-only base..HEAD | sort -u |
 		echo "$overlay" | grep -qx "$f" || continue
 		git -C "$WT" show "HEAD:$f" > "$ST/$f" || die "$WT has no $f"
 	done
-ls "$ST/patches/" | grep '\.patch$'
+OVERLAY_DIRS="$OVERLAY_DIRS" python3 "$TOP/harness/series-list.py" "$WT" "$ST/patches" ||
+	die "cannot list the new patches in patches/series"

@@ -19,16 +19,13 @@ if ! cmp -s "$PRISTINE/.extracted" "$SRC/.copied"; then
 	cp "$PRISTINE/.extracted" "$SRC/.copied"
 fi
 
-# Patch file names, in order ('#' comments, '+ file' and '== series'
-# lines skipped).
+# Patch file names, in order.
 # WITHOUT="0005 0009" leaves out the patches of those numbers (a fix's
 # reproducer must fail without it, on a base that boots only with the
 # fixes before it); their new files stay in the tree.
 patch_list() {
 	[ -f "$SERIES" ] || return 0
-	sed -e 's/#.*//' -e '/^[[:space:]]*+/d' -e '/^[[:space:]]*==/d' \
-		-e '/^[[:space:]]*$/d' "$SERIES" |
-	while read -r p; do
+	series_patch_names "$SERIES" | while read -r p; do
 		case " $WITHOUT " in *" ${p%%-*} "*) continue;; esac
 		echo "$p"
 	done

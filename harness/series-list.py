@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""Rewrite patches/series after harness/export-patches.sh.
+"""Rewrite patches/series for harness/export-patches.sh, which runs it.
 
-    harness/series-list.py <worktree> <patches dir>
+    OVERLAY_DIRS="..." harness/series-list.py <worktree> <patches dir>
 
 export-patches.sh writes one patch per commit of the worktree (base..HEAD),
 numbered anew. This lists them in patches/series again: each patch, then a
-'+ path' line for each new file (at its kernel path) that its commit adds.
+'+ path' line for each new file (under OVERLAY_DIRS, harness/common.sh)
+that its commit adds.
 The header comment is kept, and so is every '== name' line with the comment
 lines just before it: it stays before the patch of the same name but for its
 number, so a series keeps its first patch when patches are renumbered.
@@ -15,10 +16,6 @@ import os
 import re
 import subprocess
 import sys
-
-NEW_FILE_DIRS = ('kernel', 'include', 'tools', 'Documentation', 'arch',
-                 'lib', 'samples')
-
 
 def slug(patch):
     """A patch file's name without its number."""
@@ -29,6 +26,7 @@ def main():
     if len(sys.argv) != 3:
         sys.exit(__doc__)
     wt, pdir = sys.argv[1], sys.argv[2]
+    overlay_dirs = os.environ['OVERLAY_DIRS'].split()
     series = os.path.join(pdir, 'series')
     old = open(series).read().split('\n')
 
@@ -63,7 +61,7 @@ def main():
         out.append(patch)
         added = git('diff-tree', '--no-commit-id', '-r', '--diff-filter=A',
                     '--name-only', commit).split()
-        out.extend('+ ' + f for f in added if f.split('/')[0] in NEW_FILE_DIRS)
+        out.extend('+ ' + f for f in added if f.split('/')[0] in overlay_dirs)
     if starts:
         sys.exit('series-list: no patch named %s any more: move its "==" line'
                  % ', '.join(sorted(starts)))

@@ -90,7 +90,7 @@ for f in $overlay; do
 	mkdir -p "$EARLY/$(dirname "$f")"
 	cp "$ST/$f" "$EARLY/$f"
 done
-for p in $(echo "$entries" | sed '/^[[:space:]]*+/d; /^[[:space:]]*==/d' | tac); do
+for p in $(series_patch_names "$SERIES" | tac); do
 	[ -f "$ST/patches/$p" ] || die "patches/series names $p, which does not exist"
 	patch_sections keep "$OUT/series-overlay" "$ST/patches/$p" > "$OUT/series-patch"
 	grep -q '^--- ' "$OUT/series-patch" || continue
