@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-# The function_duration series for Linux 6.12: build, boot and test it.
+# The function_duration series for Linux 7.3: build, boot and test it.
 # Every target installs its own dependencies (harness/deps.sh) first.
 # See README.md.
 
@@ -58,7 +58,7 @@ series: deps
 harness-selftest: deps
 	@$(H)/harness-selftest.sh
 
-# Re-measure harness/upstream-baseline-$(BASE).txt on the unpatched base.
+# Re-measure harness/upstream-baseline-7.3.txt on the unpatched base.
 vanilla-baseline: deps
 	@$(H)/vanilla-baseline.sh
 

@@ -5,13 +5,9 @@
 # tree is never modified.
 . "$(dirname "$0")/common.sh"
 
-if [ "$BASE" = 6.12 ]; then
-	deb=$(dpkg-query -W -f='${Version}' $BASE_PKG 2>/dev/null)
-else
-	"$TOP/harness/fetch-base.sh" || exit 1
-	deb=$(cat "$APT_ROOT/root/.version-$BASE_PKG")
-fi
-[ -f "$BASE_TARBALL" ] || die "$BASE_TARBALL missing (run harness/deps.sh)"
+"$TOP/harness/fetch-base.sh" || exit 1
+deb=$(cat "$APT_ROOT/root/.version-$BASE_PKG")
+[ -f "$BASE_TARBALL" ] || die "$BASE_TARBALL missing (harness/fetch-base.sh did not unpack it)"
 if [ "$(cat "$PRISTINE/.extracted" 2>/dev/null)" != "$deb" ]; then
 	say "extracting $BASE_TARBALL ($BASE_PKG $deb)"
 	rm -rf "$OUT/base"

@@ -390,8 +390,8 @@ def main():
     out.append("Cost per traced call, in instructions (QEMU `-icount shift=0`: "
                "one guest ns per instruction), median of 3 runs after a warm-up, "
                "minus the untraced run (nop), on the bench kernel "
-               "(harness/config/bench.config: Debian's 6.12 options on the hot "
-               "path). Vanilla is the unpatched 6.12 base with the same config, "
+               "(harness/config/bench.config: Debian's 7.3 options on the hot "
+               "path). Vanilla is the unpatched 7.3 base with the same config, "
                "in the same `make bench`; every ratio is against vanilla. The "
                "TCG column is guest ns per call under plain TCG: wall-clock, "
                "for reference only.")

@@ -8,8 +8,6 @@
 #          options and BTF: make bench)
 # debug:   base.config + check.config + debug.config (KASAN, KFENCE,
 #          kmemleak, fault injection: the torture phase)
-# Each fragment X.config is followed by X-$BASE.config where there is one
-# (what the 6.12 and 7.3 bases name differently).
 # vanilla: build the unpatched base with the same config, for comparing
 #          the upstream selftest results.
 # ARCH=arm64 or ARCH=arm (make check-arch): cross-built, with the
@@ -31,14 +29,6 @@ esac
 
 [ "$ARCH" = x86_64 ] ||
 	frags="$frags $TOP/harness/config/arch-kasan.config $TOP/harness/config/$ARCH.config"
-# What differs between the bases (a renamed or removed symbol): after
-# fragment X.config comes X-$BASE.config, where there is one.
-f2=""
-for f in $frags; do
-	f2="$f2 $f"
-	[ -f "${f%.config}-$BASE.config" ] && f2="$f2 ${f%.config}-$BASE.config"
-done
-frags=$f2
 
 "$TOP/harness/base.sh" || exit 1
 name=$variant$ASUFFIX
@@ -74,8 +64,7 @@ if [ ! -f "$OBJ/.config" ] || [ "$(cat "$stamp" 2>/dev/null)" != "$sum" ] || [ -
 		got=$(sed -n "s/^$sym=//p" "$OBJ/.config")
 		[ -z "$got" ] && got=n
 		[ "$val" = "$got" ] && continue
-		# The unpatched base has none of the series' symbols, nor
-		# has a series that does not add the tracer yet (BASE=7.3).
+		# The unpatched base has none of the series' symbols.
 		grep -q '^config FUNCTION_DURATION_TRACER' "$srctree/kernel/trace/Kconfig" ||
 			case $sym in CONFIG_FUNCTION_DURATION_*) continue;; esac
 		echo "harness: config: $sym wanted $val, got $got"

@@ -4,25 +4,24 @@
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 OUT=${OUT:-$TOP/out}
 
-# The base kernel. BASE=6.12 (the default): Debian 12's linux-source-6.12,
-# installed by harness/deps.sh; the series is patches/ and the new files
-# at their kernel-tree paths. BASE=7.3: Debian's linux-source-7.3 from
-# trixie-backports, fetched by harness/fetch-base.sh into out/7.3/apt without
-# touching the machine's apt configuration; the series on 7.3 is being
-# ported in v7.3/ (the same layout: v7.3/patches/, v7.3/kernel/...), and
-# everything it builds goes to out/7.3/.
-BASE=${BASE:-6.12}
-case $BASE in
-6.12)	BASE_PKG=linux-source-6.12
-	BASE_TARBALL=/usr/src/linux-source-6.12.tar.xz
-	ST=$TOP;;
-7.3)	BASE_PKG=linux-source-7.3
-	case $OUT in */7.3) ;; *) OUT=$OUT/7.3;; esac
-	APT_ROOT=$OUT/apt
-	BASE_TARBALL=$APT_ROOT/root/usr/src/linux-source-7.3.tar.xz
-	ST=$TOP/v7.3;;
-*)	echo "harness: error: unknown BASE '$BASE' (6.12 or 7.3)" >&2; exit 1;;
+# The base kernel: Debian's linux-source-7.3 from trixie-backports, fetched
+# by harness/fetch-base.sh into $OUT/apt without touching the machine's
+# apt configuration. The series is patches/ and the new files at their
+# kernel-tree paths. Everything is built under out/7.3/, so that a move
+# to another base starts beside it, not over it. The series on Linux 6.12
+# is no longer maintained: README.md, "Linux 6.12", names its last commit.
+case ${BASE:-7.3} in
+7.3) ;;
+*)	echo "harness: error: BASE=$BASE: the harness builds Linux 7.3 only;" \
+		"for 6.12 see README.md, \"Linux 6.12\"" >&2
+	exit 1;;
 esac
+BASE=7.3
+BASE_PKG=linux-source-$BASE
+case $OUT in */$BASE) ;; *) OUT=$OUT/$BASE;; esac
+APT_ROOT=$OUT/apt
+BASE_TARBALL=$APT_ROOT/root/usr/src/$BASE_PKG.tar.xz
+ST=$TOP
 PRISTINE=$OUT/base/$BASE_PKG
 # The upstream ftracetest suite on the unpatched base: the tests not run
 # (they crash it) and the results other than PASS (make vanilla-baseline).

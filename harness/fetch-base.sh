@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# BASE=7.3: fetch Debian's newest linux-source-7.3 (and linux-config-7.3,
+# Fetch Debian's newest linux-source-7.3 (and linux-config-7.3,
 # for make bench) from trixie-backports with apt's own options pointed at
 # a source list and package lists under $APT_ROOT. The machine's apt
 # configuration is never changed: no other package moves to trixie.
@@ -8,7 +8,6 @@
 # installed. A newer 7.3.y replaces the older one on the next run.
 . "$(dirname "$0")/common.sh"
 
-[ "$BASE" = 7.3 ] || exit 0
 PKGS="linux-source-7.3 linux-config-7.3"
 mkdir -p "$APT_ROOT/lists/partial" "$APT_ROOT/cache/archives/partial" \
 	"$APT_ROOT/debs" "$APT_ROOT/root"

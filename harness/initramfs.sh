@@ -124,7 +124,7 @@ esac
 # funcdur, the front end (tools/tracing/funcdur of the laid tree), built
 # with its own Makefile against the host's libtracefs and libtraceevent,
 # and tmux, the terminal its top is tested in; x86_64 only for now (and
-# only where the series has it: not yet the series on 7.3).
+# only where the laid tree has it: not the unpatched base).
 case $name in
 vanilla-*) ;;
 *)	if [ "$ARCH" = x86_64 ] && [ -d "$srctree/tools/tracing/funcdur" ]; then

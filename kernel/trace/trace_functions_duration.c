@@ -22,7 +22,6 @@
 #include <linux/mutex.h>
 #include <linux/string.h>
 #include <linux/tracefs.h>
-#include <asm/sections.h>
 
 #include "trace.h"
 #include "trace_output.h"
@@ -51,12 +50,13 @@ static u64 func_duration_boot_threshold __initdata;
 #define FUNC_DURATION_HAS_CLOCK		IS_ENABLED(CONFIG_64BIT)
 
 /*
- * What a call keeps on the shadow stack: the mark of its self time, and
- * with the breakdown on, the task's totals on entry, which its return
- * replaces with its parts (only the mark otherwise, see
- * func_duration_entry_frame()).
+ * What a call keeps on the shadow stack: when it started, the task's
+ * sleep time then, the mark of its self time, and with the breakdown on,
+ * the task's totals on entry, which its return replaces with its parts.
  */
 struct func_duration_frame {
+	u64					calltime;
+	u64					sleeptime;
 	u64					mark;
 	union {
 		struct func_duration_bd_snap	bd;
@@ -64,39 +64,28 @@ struct func_duration_frame {
 	};
 };
 
+/* The frame of a call without a breakdown */
+#define FUNC_DURATION_FRAME_TIMES	offsetof(struct func_duration_frame, bd)
+
+/* The mark of a call that started with the statistics off */
+#define FUNC_DURATION_NOT_COUNTED	U64_MAX
+
 /*
- * Without room on the shadow stack, the call is not counted (a drop the
- * statistics show) and has no breakdown, but is still traced.
+ * The instance's options: the call time column and the return value, off
+ * by default, and whether the time a call was switched out counts.
  */
-static int func_duration_entry_frame(struct trace_array *tr,
-				     struct fgraph_ops *gops,
-				     unsigned long *task_var, bool breakdown)
-{
-	struct func_duration_frame *frame;
-
-	frame = fgraph_reserve_data(gops->idx, breakdown ? sizeof(*frame) :
-						       sizeof(frame->mark));
-	if (unlikely(!frame)) {
-		preempt_disable_notrace();
-		func_duration_stats_drop_no_stack(rcu_dereference_raw(tr->func_duration_stats));
-		preempt_enable_notrace();
-		return 1;
-	}
-	/* The clock now, or (32-bit) the children's time so far */
-	frame->mark = FUNC_DURATION_HAS_CLOCK ? func_duration_clock_mark(*task_var) : 0;
-	if (breakdown)
-		func_duration_bd_enter(fgraph_task_area(current),
-				       READ_ONCE(func_duration_sched_gen),
-				       &frame->bd);
-
-	return 1;
-}
+#define FUNC_DURATION_PRINT_CALLTIME	0x1
+#define FUNC_DURATION_PRINT_RETVAL	0x2
+#define FUNC_DURATION_SLEEP_TIME	0x4
 
 static int func_duration_entry(struct ftrace_graph_ent *trace,
-			       struct fgraph_ops *gops)
+			       struct fgraph_ops *gops,
+			       struct ftrace_regs *fregs)
 {
 	unsigned long *task_var = fgraph_get_task_var(gops);
 	struct trace_array *tr = gops->private;
+	struct func_duration_frame *frame;
+	unsigned long flags;
 	bool breakdown;
 
 	if (*task_var & TRACE_GRAPH_NOTRACE)
@@ -111,54 +100,57 @@ static int func_duration_entry(struct ftrace_graph_ent *trace,
 		return 1;
 	}
 
-	if (!ftrace_trace_task(tr))
-		return 0;
-
 	/* set_graph_function (top level) and max_graph_depth */
 	if (ftrace_graph_ignore_func(gops, trace))
 		return 0;
 
 	breakdown = static_branch_unlikely(&func_duration_breakdown_key) &&
 		    READ_ONCE(tr->func_duration_breakdown);
-	if (!READ_ONCE(tr->func_duration_stats_off) || breakdown)
-		return func_duration_entry_frame(tr, gops, task_var, breakdown);
+	frame = fgraph_reserve_data(gops->idx, breakdown ? sizeof(*frame) :
+						FUNC_DURATION_FRAME_TIMES);
+	if (unlikely(!frame)) {
+		/* Not timed; the return still ends set_graph_function */
+		func_duration_stats_drop_no_stack(rcu_dereference_raw(tr->func_duration_stats));
+		return 1;
+	}
+	/* The clock now, or (32-bit) the children's time so far */
+	if (READ_ONCE(tr->func_duration_stats_off))
+		frame->mark = FUNC_DURATION_NOT_COUNTED;
+	else
+		frame->mark = FUNC_DURATION_HAS_CLOCK ?
+			      func_duration_clock_mark(*task_var) : 0;
+	frame->sleeptime = current->ftrace_sleeptime;
+
+	/* Last: the call's time starts once it is set up */
+	if (!breakdown) {
+		frame->calltime = trace_clock_local();
+		return 1;
+	}
+	/* The start and the task's totals at the same instant */
+	local_irq_save(flags);
+	frame->calltime = trace_clock_local();
+	func_duration_bd_enter(fgraph_task_area(current),
+			       READ_ONCE(func_duration_sched_gen), &frame->bd);
+	local_irq_restore(flags);
 
 	return 1;
-}
-
-/*
- * The address the returning function goes back to. Its frame is still on
- * the shadow stack. A tail-called function's frame holds the return
- * handler instead: the real address is in the frame of its tail caller.
- */
-static unsigned long func_duration_caller(void)
-{
-	unsigned long handler = (unsigned long)
-		dereference_kernel_function_descriptor(return_to_handler);
-	struct ftrace_ret_stack *ret_stack;
-	int i = 0;
-
-	do {
-		ret_stack = ftrace_graph_get_ret_stack(current, i++);
-	} while (ret_stack && ret_stack->ret == handler);
-
-	return ret_stack ? ret_stack->ret : 0;
 }
 
 /* The event's fields, in the ring buffer or in perf's buffer */
 static __always_inline void
 func_duration_fill(struct func_duration_entry *entry,
-		   struct ftrace_graph_ret *trace, u64 duration,
+		   struct ftrace_graph_ret *trace, u64 calltime, u64 duration,
 		   const struct func_duration_parts *parts)
 {
 	entry->func = trace->func;
-	entry->caller = func_duration_caller();
+	/* Its frame is still on the shadow stack */
+	entry->caller = ftrace_graph_top_ret_addr(current);
 #ifdef CONFIG_FUNCTION_GRAPH_RETVAL
 	entry->retval = trace->retval;
 #else
 	entry->retval = 0;
 #endif
-	entry->calltime = trace->calltime;
+	entry->calltime = calltime;
 	entry->duration = duration;
 	if (parts) {
 		entry->running = parts->running;
@@ -189,7 +181,7 @@ func_duration_fill(struct func_duration_entry *entry,
  */
 static noinline void
 func_duration_write_file(struct trace_event_file *file,
-			 struct ftrace_graph_ret *trace, u64 duration,
+			 struct ftrace_graph_ret *trace, u64 calltime, u64 duration,
 			 const struct func_duration_parts *parts)
 {
 	unsigned long flags = READ_ONCE(file->flags);
@@ -220,7 +212,7 @@ func_duration_write_file(struct trace_event_file *file,
 	}
 
 	entry = ring_buffer_event_data(event);
-	func_duration_fill(entry, trace, duration, parts);
+	func_duration_fill(entry, trace, calltime, duration, parts);
 
 	if (flags & EVENT_FILE_FL_TRIGGER_COND)
 		tt = event_triggers_call(file, buffer, entry, event);
@@ -241,7 +233,7 @@ func_duration_write_file(struct trace_event_file *file,
  * commit would only add a call level and a test each.
  */
 static void func_duration_write(struct trace_array *tr,
-				struct ftrace_graph_ret *trace, u64 duration,
+				struct ftrace_graph_ret *trace, u64 calltime, u64 duration,
 				const struct func_duration_parts *parts)
 {
 	struct trace_event_file *file = tr->func_duration_file;
@@ -252,7 +244,7 @@ static void func_duration_write(struct trace_array *tr,
 
 	if (unlikely(file && (file->flags & (EVENT_FILE_FL_TRIGGER_MODE |
 					     EVENT_FILE_FL_FILTERED)))) {
-		func_duration_write_file(file, trace, duration, parts);
+		func_duration_write_file(file, trace, calltime, duration, parts);
 		return;
 	}
 
@@ -264,7 +256,7 @@ static void func_duration_write(struct trace_array *tr,
 
 	entry = ring_buffer_event_data(event);
 	tracing_generic_entry_update(&entry->ent, TRACE_FUNC_DURATION, trace_ctx);
-	func_duration_fill(entry, trace, duration, parts);
+	func_duration_fill(entry, trace, calltime, duration, parts);
 	/* The task's comm, for the output, as any commit asks */
 	__this_cpu_write(trace_taskinfo_save, true);
 	ring_buffer_unlock_commit(buffer);
@@ -282,7 +274,8 @@ static void func_duration_write(struct trace_array *tr,
  */
 static noinline void
 func_duration_perf_write(struct trace_array *tr, struct ftrace_graph_ret *trace,
-			 u64 duration, const struct func_duration_parts *parts)
+			 u64 calltime, u64 duration,
+			 const struct func_duration_parts *parts)
 {
 	/* A perf raw record: the u32 size, then the entry, to a u64 */
 	const int size = ALIGN(sizeof(struct func_duration_entry) + sizeof(u32),
@@ -310,35 +303,15 @@ func_duration_perf_write(struct trace_array *tr, struct ftrace_graph_ret *trace,
 	if (!entry)
 		return;	/* perf's recursion guard: an NMI within perf */
 	perf_fetch_caller_regs(regs);
-	func_duration_fill(entry, trace, duration, parts);
+	func_duration_fill(entry, trace, calltime, duration, parts);
 	perf_trace_run_bpf_submit(entry, size, rctx, call, 1, regs, head, NULL);
 }
 #else
 static inline void
 func_duration_perf_write(struct trace_array *tr, struct ftrace_graph_ret *trace,
-			 u64 duration, const struct func_duration_parts *parts) { }
+			 u64 calltime, u64 duration,
+			 const struct func_duration_parts *parts) { }
 #endif
-
-/*
- * The parts of a returning call that noted the task's totals on entry,
- * in its frame, or NULL. Out of line: with the breakdown off, the return
- * callback keeps no more on its stack than before.
- */
-static noinline struct func_duration_parts *
-func_duration_return_parts(struct fgraph_ops *gops, u64 duration)
-{
-	struct func_duration_frame *frame;
-	int size;
-
-	frame = fgraph_retrieve_data(gops->idx, &size);
-	if (!frame || size < sizeof(*frame) || (s64)duration < 0 ||
-	    !func_duration_bd_return(fgraph_task_area(current),
-				     READ_ONCE(func_duration_sched_gen),
-				     &frame->bd, duration, &frame->parts))
-		return NULL;
-
-	return &frame->parts;
-}
 
 /* Count the call, and hand its duration to its counted caller. */
 static void func_duration_return_stats(struct func_duration_stats *stats,
@@ -348,26 +321,26 @@ static void func_duration_return_stats(struct func_duration_stats *stats,
 				       u64 duration, u64 mark,
 				       const struct func_duration_parts *parts)
 {
+	struct func_duration_frame *outer;
 	bool ordered = (s64)duration >= 0;
-	u64 children, *outer;
+	u64 children;
 
 	if (FUNC_DURATION_HAS_CLOCK) {
 		children = func_duration_clock_return(task_var, mark,
 						      ordered ? duration : 0);
 	} else {
+		/* The closest caller that this instance timed */
 		children = mark;
-		outer = ordered ? fgraph_retrieve_outer_data(gops->idx, NULL) : NULL;
-		if (outer)
-			*outer += duration;
+		outer = ordered ? fgraph_retrieve_parent_data(gops->idx, NULL, 1) : NULL;
+		if (outer && outer->mark != FUNC_DURATION_NOT_COUNTED)
+			outer->mark += duration;
 	}
 
-	preempt_disable_notrace();
 	if (ordered)
 		func_duration_stats_add(stats, trace->func, duration,
 					duration - min(children, duration), parts);
 	else
 		func_duration_stats_drop_unordered(stats);
-	preempt_enable_notrace();
 }
 
 #ifdef CONFIG_FUNCTION_DURATION_DEBUG_HOLD
@@ -407,16 +380,39 @@ late_initcall(init_func_duration_debug_hold);
 static inline void func_duration_debug_hold(void) { }
 #endif
 
+/*
+ * With the instance's sleep-time option off, the time the task was
+ * switched out is left out of the duration, and so out of the parts: of
+ * a breakdown only the time on the CPU is left, running and irq.
+ */
+static u64 func_duration_no_sleep(struct func_duration_frame *frame,
+				  u64 duration,
+				  struct func_duration_parts *parts)
+{
+	u64 away = current->ftrace_sleeptime - frame->sleeptime;
+
+	duration -= min(away, duration);
+	if (parts) {
+		parts->runnable = 0;
+		parts->blocked = 0;
+		parts->irq = min(parts->irq, duration);
+		parts->running = duration - parts->irq;
+	}
+	return duration;
+}
+
 static void func_duration_return(struct ftrace_graph_ret *trace,
-				 struct fgraph_ops *gops)
+				 struct fgraph_ops *gops,
+				 struct ftrace_regs *fregs)
 {
 	unsigned long *task_var = fgraph_get_task_var(gops);
 	struct func_duration_parts *parts = NULL;
 	struct trace_array *tr = gops->private;
 	struct func_duration_stats *stats;
-	struct trace_array_cpu *data;
-	u64 duration, *mark;
-	int bit;
+	struct func_duration_frame *frame;
+	u64 duration, rettime;
+	unsigned long flags;
+	int size;
 
 	/* Its own test, without looking the task variable up again */
 	if (*task_var & TRACE_GRAPH_FL)
@@ -434,43 +430,53 @@ static void func_duration_return(struct ftrace_graph_ret *trace,
 	stats = rcu_dereference_raw(tr->func_duration_stats);
 	func_duration_debug_hold();
 
-	/*
-	 * trace_clock_local() is per CPU: a call that migrated may appear
-	 * to end before it started. Such a duration means nothing.
-	 */
-	duration = trace->rettime - trace->calltime;
+	/* No room on the shadow stack at entry: not timed */
+	frame = fgraph_retrieve_data(gops->idx, &size);
+	if (unlikely(!frame))
+		return;
 
 	/*
-	 * Counted if the entry callback made room for its mark, and broken
-	 * down if it noted the task's totals too. Calls in flight when
-	 * stats_enable or breakdown is cleared are not counted or broken
-	 * down.
+	 * trace_clock_local() is per CPU: a call that migrated may appear
+	 * to end before it started. Such a duration means nothing. A call
+	 * that noted the task's totals on entry, with the breakdown still
+	 * on, is broken down over the same window as its duration.
 	 */
-	if (static_branch_unlikely(&func_duration_breakdown_key) &&
-	    READ_ONCE(tr->func_duration_breakdown))
-		parts = func_duration_return_parts(gops, duration);
-	if (!READ_ONCE(tr->func_duration_stats_off)) {
-		mark = fgraph_retrieve_data(gops->idx, NULL);
-		if (mark)
-			func_duration_return_stats(stats, gops, trace, task_var,
-						   duration, *mark, parts);
+	if (size < sizeof(*frame) ||
+	    !static_branch_unlikely(&func_duration_breakdown_key) ||
+	    !READ_ONCE(tr->func_duration_breakdown)) {
+		rettime = trace_clock_local();
+		duration = rettime - frame->calltime;
+	} else {
+		local_irq_save(flags);
+		rettime = trace_clock_local();
+		duration = rettime - frame->calltime;
+		if ((s64)duration >= 0 &&
+		    func_duration_bd_return(fgraph_task_area(current),
+					    READ_ONCE(func_duration_sched_gen),
+					    &frame->bd, duration, &frame->parts))
+			parts = &frame->parts;
+		local_irq_restore(flags);
 	}
+
+	if (unlikely(!(READ_ONCE(tr->current_trace_flags->val) &
+		       FUNC_DURATION_SLEEP_TIME)) && (s64)duration >= 0)
+		duration = func_duration_no_sleep(frame, duration, parts);
+
+	/* Counted if the statistics were on at its entry and are still on */
+	if (!READ_ONCE(tr->func_duration_stats_off) &&
+	    frame->mark != FUNC_DURATION_NOT_COUNTED)
+		func_duration_return_stats(stats, gops, trace, task_var,
+					   duration, frame->mark, parts);
 
 	if ((s64)duration < 0 ||
 	    duration < func_duration_threshold_get(tr))
 		return;
 
-	bit = ftrace_test_recursion_trylock(trace->func, 0);
-	if (bit < 0)
-		return;
-
-	data = this_cpu_ptr(tr->array_buffer.data);
-	if (!atomic_read(&data->disabled))
-		func_duration_write(tr, trace, duration, parts);
+	/* The core holds the recursion lock, with preemption disabled */
+	func_duration_write(tr, trace, frame->calltime, duration, parts);
 	if (unlikely(READ_ONCE(tr->func_duration_perf)))
-		func_duration_perf_write(tr, trace, duration, parts);
-
-	ftrace_test_recursion_unlock(bit);
+		func_duration_perf_write(tr, trace, frame->calltime, duration,
+					 parts);
 }
 
 /* ---------------------------------------------------------------------
@@ -482,30 +488,37 @@ static void func_duration_return(struct ftrace_graph_ret *trace,
  *   [CALLTIME |] MARK DURATION us |  FUNCTION [<- CALLER]
  */
 
-/* The call time column and the return value, off by default */
-#define FUNC_DURATION_PRINT_CALLTIME	0x1
-#define FUNC_DURATION_PRINT_RETVAL	0x2
-
 static struct tracer_opt func_duration_opts[] = {
-	{ TRACER_OPT(funcduration-calltime, FUNC_DURATION_PRINT_CALLTIME) },
-	{ TRACER_OPT(funcduration-retval, FUNC_DURATION_PRINT_RETVAL) },
+	{ .name = "funcduration-calltime", .bit = FUNC_DURATION_PRINT_CALLTIME },
+	{ .name = "funcduration-retval", .bit = FUNC_DURATION_PRINT_RETVAL },
+	{ .name = "funcduration-sleep-time", .bit = FUNC_DURATION_SLEEP_TIME },
 	{ } /* Empty entry */
 };
 
 static struct tracer_flags func_duration_flags = {
-	.val	= 0,
+	.val	= FUNC_DURATION_SLEEP_TIME,
 	.opts	= func_duration_opts,
 };
+
+static struct tracer func_duration_tracer;
+
+/* The instance's options while function_duration is its tracer */
+static u32 func_duration_options(struct trace_array *tr)
+{
+	if (!tr || tr->current_trace != &func_duration_tracer)
+		return func_duration_flags.val;
+	return tr->current_trace_flags->val;
+}
 
 /* A symbol as %ps does (with its module), under sym-offset and sym-addr */
 static void func_duration_print_sym(struct trace_seq *s, unsigned long ip,
 				    int sym_flags)
 {
-	if (sym_flags & TRACE_ITER_SYM_OFFSET)
+	if (sym_flags & TRACE_ITER(SYM_OFFSET))
 		trace_seq_printf(s, "%pS", (void *)ip);
 	else
 		trace_seq_printf(s, "%ps", (void *)ip);
-	if (sym_flags & TRACE_ITER_SYM_ADDR)
+	if (sym_flags & TRACE_ITER(SYM_ADDR))
 		trace_seq_printf(s, " <%0*lx>", (int)(2 * sizeof(ip)), ip);
 }
 
@@ -522,6 +535,7 @@ static enum print_line_t func_duration_event_trace(struct trace_iterator *iter,
 						   int sym_flags,
 						   struct trace_event *event)
 {
+	u32 options = func_duration_options(iter->tr);
 	struct func_duration_entry *field;
 	struct trace_seq *s = &iter->seq;
 	u64 duration, calltime;
@@ -530,7 +544,7 @@ static enum print_line_t func_duration_event_trace(struct trace_iterator *iter,
 	trace_assign_type(field, iter->ent);
 
 	/* The call time is in the clock of the duration: trace_clock_local() */
-	if (func_duration_flags.val & FUNC_DURATION_PRINT_CALLTIME) {
+	if (options & FUNC_DURATION_PRINT_CALLTIME) {
 		calltime = field->calltime;
 		rem = do_div(calltime, NSEC_PER_SEC);
 		trace_seq_printf(s, "%5llu.%06u | ", calltime,
@@ -544,7 +558,7 @@ static enum print_line_t func_duration_event_trace(struct trace_iterator *iter,
 			 trace_find_mark(field->duration), duration, rem);
 
 	func_duration_print_sym(s, field->func, sym_flags);
-	if (!iter->tr || (iter->tr->trace_flags & TRACE_ITER_PRINT_PARENT)) {
+	if (!iter->tr || (iter->tr->trace_flags & TRACE_ITER(PRINT_PARENT))) {
 		trace_seq_puts(s, " <- ");
 		func_duration_print_sym(s, field->caller, sym_flags);
 	}
@@ -556,7 +570,7 @@ static enum print_line_t func_duration_event_trace(struct trace_iterator *iter,
 		func_duration_print_us(s, " + irq ", field->irq);
 		trace_seq_puts(s, " us");
 	}
-	if (func_duration_flags.val & FUNC_DURATION_PRINT_RETVAL)
+	if (options & FUNC_DURATION_PRINT_RETVAL)
 		trace_seq_printf(s, " ret=0x%lx", field->retval);
 	trace_seq_putc(s, '\n');
 
@@ -660,7 +674,7 @@ static void func_duration_print_header(struct seq_file *m)
 {
 	struct trace_iterator *iter = m->private;
 
-	if (iter->tr->trace_flags & TRACE_ITER_CONTEXT_INFO) {
+	if (iter->tr->trace_flags & TRACE_ITER(CONTEXT_INFO)) {
 		seq_printf(m, "# threshold: %llu ns\n",
 			   func_duration_threshold_get(iter->tr));
 		func_duration_print_lost(m, iter);
@@ -677,8 +691,35 @@ static void func_duration_print_header(struct seq_file *m)
  * The tracer
  */
 
+/*
+ * fgraph keeps the time each task spends switched out while some user
+ * leaves sleep time out: count this instance in while its option is off.
+ */
+static void func_duration_sleep_time(bool on)
+{
+	if (on) {
+		fgraph_no_sleep_time--;
+		if (WARN_ON_ONCE(fgraph_no_sleep_time < 0))
+			fgraph_no_sleep_time = 0;
+	} else {
+		fgraph_no_sleep_time++;
+	}
+}
+
+static int func_duration_set_flag(struct trace_array *tr, u32 old_flags,
+				  u32 bit, int set)
+{
+	if (bit != FUNC_DURATION_SLEEP_TIME ||
+	    tr->current_trace != &func_duration_tracer ||
+	    !!set == !!(old_flags & bit))
+		return 0;
+	func_duration_sleep_time(set);
+	return 0;
+}
+
 static int func_duration_trace_init(struct trace_array *tr)
 {
+	bool sleep_time = tr->current_trace_flags->val & FUNC_DURATION_SLEEP_TIME;
 	int ret;
 
 	ret = func_duration_stats_start(tr);
@@ -700,6 +741,8 @@ static int func_duration_trace_init(struct trace_array *tr)
 
 	tr->gops->entryfunc = func_duration_entry;
 	tr->gops->retfunc = func_duration_return;
+	if (!sleep_time)
+		func_duration_sleep_time(false);
 
 	/* Make sure the callbacks are visible before they can be called. */
 	smp_mb();
@@ -709,6 +752,8 @@ static int func_duration_trace_init(struct trace_array *tr)
 		func_duration_log_err(tr, "function_duration", "current_tracer",
 				      FUNC_DURATION_ERR_NO_SLOT);
 	if (ret) {
+		if (!sleep_time)
+			func_duration_sleep_time(true);
 		func_duration_stats_stop(tr);
 		return ret;
 	}
@@ -720,8 +765,9 @@ static int func_duration_trace_init(struct trace_array *tr)
 					      "current_tracer",
 					      FUNC_DURATION_ERR_NOMEM);
 			unregister_ftrace_graph(tr->gops);
-			if (is_kernel_core_data((unsigned long)tr->gops))
-				func_duration_synchronize();
+			func_duration_synchronize();
+			if (!sleep_time)
+				func_duration_sleep_time(true);
 			func_duration_stats_stop(tr);
 			return ret;
 		}
@@ -734,9 +780,10 @@ static int func_duration_trace_init(struct trace_array *tr)
 
 /*
  * Once the tracer is reset, none of its callbacks runs: the statistics
- * can then be cleared or freed in place. unregister_ftrace_graph() waits
- * for the callbacks of an allocated gops (an instance's); the top level's
- * is static, so wait here.
+ * can then be cleared or freed in place, and an instance's gops and
+ * buffers after them. unregister_ftrace_graph() does not wait for a
+ * callback still running on another CPU: wait for every context one
+ * runs in.
  */
 static void func_duration_trace_reset(struct trace_array *tr)
 {
@@ -746,8 +793,9 @@ static void func_duration_trace_reset(struct trace_array *tr)
 		tr->func_duration_sched_held = false;
 	}
 	unregister_ftrace_graph(tr->gops);
-	if (is_kernel_core_data((unsigned long)tr->gops))
-		func_duration_synchronize();
+	func_duration_synchronize();
+	if (!(tr->current_trace_flags->val & FUNC_DURATION_SLEEP_TIME))
+		func_duration_sleep_time(true);
 	func_duration_stats_stop(tr);
 }
 
@@ -761,7 +809,8 @@ static struct tracer func_duration_tracer __tracer_data = {
 	.init			= func_duration_trace_init,
 	.reset			= func_duration_trace_reset,
 	.print_header		= func_duration_print_header,
-	.flags			= &func_duration_flags,
+	.default_flags		= &func_duration_flags,
+	.set_flag		= func_duration_set_flag,
 	.allow_instances	= true,
 #if defined(CONFIG_FTRACE_SELFTEST) && defined(CONFIG_DYNAMIC_FTRACE)
 	.selftest		= trace_selftest_startup_function_duration,

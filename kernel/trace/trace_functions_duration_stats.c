@@ -588,13 +588,14 @@ static int func_duration_stats_cpu_online(unsigned int cpu)
 /**
  * func_duration_synchronize - wait for the callbacks running now
  *
- * The callbacks run preemptible, in every context, and some where RCU is
- * not watching: once this returns, none that started before is running.
+ * The callbacks run with preemption disabled, in every context, and on
+ * some architectures where RCU is not watching: once this returns, none
+ * that started before is running.
  */
 void func_duration_synchronize(void)
 {
 	synchronize_rcu_tasks_rude();
-	synchronize_rcu_tasks();
+	synchronize_rcu();
 }
 
 static unsigned int func_duration_stats_max(struct trace_array *tr)
@@ -675,7 +676,7 @@ struct func_duration_stats *func_duration_stats_create(unsigned int max,
 	struct func_duration_stats *stats;
 	int ret;
 
-	stats = kzalloc(sizeof(*stats), gfp);
+	stats = kzalloc_obj(*stats, gfp);
 	if (!stats)
 		return NULL;
 	INIT_LIST_HEAD(&stats->list);

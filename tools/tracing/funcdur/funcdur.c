@@ -47,7 +47,7 @@ static const char *const usage_text[] = {
 	"      --attach NAME       read the instance NAME as it is, changing nothing",
 	"                          ('/' for the top level)",
 	"      --keep              leave the instance in place at the end",
-	"      --no-sleep-time     do not count the time a task sleeps (global option)",
+	"      --no-sleep-time     do not count the time a task is switched out",
 	"      --buffer-size KB    the ring buffer's size per CPU",
 	"  -h, --help              this help",
 	"",

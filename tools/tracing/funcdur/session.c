@@ -1,15 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * funcdur: the instance a run reads, what it writes there and in the
- * top-level directory, and how all of it is undone.
+ * funcdur: the instance a run reads, what it writes there, and how all of
+ * it is undone.
  *
  * A run owns a private instance (funcdur-<pid>, or -B NAME when that
  * does not exist yet), removed at the end unless --keep: nothing written
  * there needs restoring. A file of an instance that existed before the
- * run (-B NAME) or of the top level (options/sleep-time) is saved before
- * its first write and written back at the end, on every exit path that
- * is not SIGKILL: normal end, error (fatal() exits through atexit) and
- * SIGINT, SIGTERM or SIGHUP, which stop the run's loop.
+ * run (-B NAME, or -B / for the top level) is saved before its first
+ * write and written back at the end, on every exit path that is not
+ * SIGKILL: normal end, error (fatal() exits through atexit) and SIGINT,
+ * SIGTERM or SIGHUP, which stop the run's loop.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -501,7 +501,9 @@ int session_start(struct funcdur_session *s)
 		if (session_write(s, "events/ftrace/funcduration/trigger", buf))
 			return -1;
 	}
-	if (p->no_sleep_time && session_write(s, "/options/sleep-time", "0"))
+	/* The instance's own option: before the tracer starts, which reads it */
+	if (p->no_sleep_time &&
+	    session_write(s, "options/funcduration-sleep-time", "0"))
 		return -1;
 	if (!s->created && session_write(s, "tracing_on", "1"))
 		return -1;
