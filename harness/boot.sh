@@ -110,11 +110,26 @@ if [ -n "$NMI_INTERVAL" ]; then
 		"$LOGS/$RUN.nmi" "$CONSOLE" "Linux version" &
 fi
 
+# A guest silent for HANG_SILENCE seconds (default 300: the longest
+# quiet test takes about 100) gets its vCPUs' program counters sampled
+# into $LOGS/<run>.hang, through a second monitor, read-only.
+hangsock=$OUT/hang-$RUN.sock
+HANG=$LOGS/$RUN.hang
+rm -f "$hangsock" "$HANG"
+python3 "$TOP/harness/hang-sampler.py" "$hangsock" "$OUT/obj-$name/System.map" \
+	"$HANG" "${HANG_SILENCE:-300}" "$CONSOLE" "$OUTLOG" &
+sampler=$!
+
 # shellcheck disable=SC2046
 timeout -k 10 "$TIMEOUT" $qemu $accel -smp "$SMP" \
 	-nodefaults -no-reboot -display none $monitor \
+	-monitor unix:"$hangsock",server=on,wait=off \
 	-kernel "$KERNEL" -initrd "$INITRD" -append "$cmdline" \
 	-serial file:"$CONSOLE" $(script_out stdio) </dev/null | tee "$OUTLOG"
+kill "$sampler" 2>/dev/null
+wait "$sampler" 2>/dev/null
+rm -f "$hangsock"
+[ -s "$HANG" ] && sed 's/^/harness: /' "$HANG" >&2
 rc=$(sed -n 's/^HARNESS: END rc=\([0-9]*\).*/\1/p' "$OUTLOG" | tail -1)
 if [ -z "$rc" ]; then
 	if grep -q "HARNESS: BEGIN" "$OUTLOG"; then

@@ -6,7 +6,8 @@
 # not kill a guest they reach before the kernel has an IDT: a boot with
 # an NMI every 20 ms must run its script. The lockup detectors' margin
 # for host stalls (harness/boot.sh) must let make check pass across a
-# 40 s stop of QEMU, and must not hide a real soft lockup.
+# 40 s stop of QEMU, and must not hide a real soft lockup; a silent
+# guest must get its program counters sampled.
 . "$(dirname "$0")/common.sh"
 
 ok=0
@@ -78,6 +79,19 @@ if RUN=harness-selftest-nmi NMI_INTERVAL=0.02 TIMEOUT=300 \
 	echo "harness-selftest: NMIs every 20 ms from QEMU's start: the guest ran its script ($(cat "$LOGS/harness-selftest-nmi.nmi") NMIs)"
 else
 	echo "harness-selftest: NMIs every 20 ms from QEMU's start: the guest did not run its script (see $LOGS/harness-selftest-nmi.console)"
+	ok=1
+fi
+
+# A guest silent for longer than HANG_SILENCE gets its vCPUs' program
+# counters sampled and named (harness/hang-sampler.py): here an idle
+# guest whose script sleeps without a word.
+printf '#!/bin/sh\nsleep 45\necho silence-over\n' > "$OUT/silent.sh"
+if RUN=harness-selftest-hang HANG_SILENCE=15 TIMEOUT=300 \
+	"$TOP/harness/boot.sh" check "$OUT/silent.sh" >/dev/null 2>&1 &&
+	grep -q '^  CPU 0: [a-z_]' "$LOGS/harness-selftest-hang.hang"; then
+	echo "harness-selftest: a guest silent for 15 s: sampled ($(grep -m1 'CPU 0' "$LOGS/harness-selftest-hang.hang" | cut -c1-80))"
+else
+	echo "harness-selftest: a guest silent for 15 s: no named program counters in $LOGS/harness-selftest-hang.hang"
 	ok=1
 fi
 exit $ok
