@@ -125,10 +125,30 @@ static unsigned long long val(struct tep_event *ev, struct tep_record *rec,
 	return v;
 }
 
+/*
+ * The kernel saves a task's comm when the task is switched out after an
+ * event: a task still running when its events are read has none yet.
+ * Such a task is alive, so ask /proc, and keep the answer.
+ */
 static const char *comm_of(struct trace_ctx *c, int pid)
 {
 	const char *comm = tep_data_comm_from_pid(c->tep, pid);
+	char path[32], buf[64];
+	FILE *f;
 
+	if (comm || pid <= 0)
+		return comm ? comm : "<...>";
+	snprintf(path, sizeof(path), "/proc/%d/comm", pid);
+	f = fopen(path, "r");
+	if (!f)
+		return "<...>";
+	if (!fgets(buf, sizeof(buf), f))
+		buf[0] = '\0';
+	fclose(f);
+	buf[strcspn(buf, "\n")] = '\0';
+	if (!buf[0] || tep_register_comm(c->tep, buf, pid))
+		return "<...>";
+	comm = tep_data_comm_from_pid(c->tep, pid);
 	return comm ? comm : "<...>";
 }
 
