@@ -261,6 +261,20 @@ static int on_event(struct tep_event *ev, struct tep_record *rec, int cpu, void 
 	return 0;
 }
 
+/*
+ * The command of the run (-- CMD) can exit before the kernel saved its
+ * comm, and before /proc can be asked: name it as exec names it.
+ */
+static void name_child(struct trace_ctx *c, struct funcdur_session *s)
+{
+	const char *cmd = s->params->cmd[0];
+	const char *base = strrchr(cmd, '/');
+	char comm[16];
+
+	snprintf(comm, sizeof(comm), "%s", base ? base + 1 : cmd);
+	tep_override_comm(c->tep, comm, s->child);
+}
+
 static int trace_init(struct trace_ctx *c, struct funcdur_session *s, bool print)
 {
 	static const char * const systems[] = { "ftrace", NULL };
@@ -285,6 +299,8 @@ static int trace_init(struct trace_ctx *c, struct funcdur_session *s, bool print
 	c->breakdown = !tracefs_instance_file_read_number(s->inst, "function_duration/breakdown",
 							   &bd) && bd;
 	tracefs_load_cmdlines(NULL, c->tep);
+	if (s->child > 0)
+		name_child(c, s);
 	load_kallsyms();
 	return 0;
 }
