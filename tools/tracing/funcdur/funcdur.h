@@ -106,6 +106,7 @@ __printf(1, 2) void warnx_fd(const char *fmt, ...);
 void *xzalloc(size_t size);
 char *xstrdup(const char *s);
 char **list_add(char **list, int *nr, const char *s);
+bool read_first_line(const char *path, char *buf, size_t size);
 void json_string(FILE *f, const char *s);
 void csv_string(FILE *f, const char *s);
 

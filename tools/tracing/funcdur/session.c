@@ -228,18 +228,8 @@ static void restore_files(void)
 static bool comm_matches(const char *path, const char *pattern)
 {
 	char comm[64];
-	bool ret = false;
-	FILE *f;
 
-	f = fopen(path, "r");
-	if (!f)
-		return false;
-	if (fgets(comm, sizeof(comm), f)) {
-		comm[strcspn(comm, "\n")] = '\0';
-		ret = !fnmatch(pattern, comm, 0);
-	}
-	fclose(f);
-	return ret;
+	return read_first_line(path, comm, sizeof(comm)) && !fnmatch(pattern, comm, 0);
 }
 
 /* The tasks added to set_ftrace_pid by -c, so that a rescan adds new ones only. */

@@ -15,6 +15,8 @@
 /* The calls kept for -a's report: the last ones read. */
 #define KEEP_EVENTS	65536
 #define MAX_STACK	64
+/* The exited tasks whose comm nobody saved: /proc is asked once. */
+#define NR_UNKNOWN_PIDS	256
 
 struct fd_event {
 	unsigned long long	ts, calltime, duration, retval;
@@ -38,6 +40,7 @@ struct trace_ctx {
 	unsigned long long	stack[MAX_STACK];
 	int			stack_len, stack_pid;
 	long long		missed;
+	int			unknown_pids[NR_UNKNOWN_PIDS];
 	bool			print, breakdown, header_done;
 };
 
@@ -128,26 +131,24 @@ static unsigned long long val(struct tep_event *ev, struct tep_record *rec,
 /*
  * The kernel saves a task's comm when the task is switched out after an
  * event: a task still running when its events are read has none yet.
- * Such a task is alive, so ask /proc, and keep the answer.
+ * Such a task is alive, so ask /proc once and keep the answer; a pid that
+ * /proc does not know (the task exited) is remembered and not asked again.
  */
 static const char *comm_of(struct trace_ctx *c, int pid)
 {
 	const char *comm = tep_data_comm_from_pid(c->tep, pid);
+	int *unknown = &c->unknown_pids[(unsigned int)pid % NR_UNKNOWN_PIDS];
 	char path[32], buf[64];
-	FILE *f;
 
-	if (comm || pid <= 0)
-		return comm ? comm : "<...>";
+	if (comm)
+		return comm;
+	if (pid <= 0 || *unknown == pid)
+		return "<...>";
 	snprintf(path, sizeof(path), "/proc/%d/comm", pid);
-	f = fopen(path, "r");
-	if (!f)
+	if (!read_first_line(path, buf, sizeof(buf)) || tep_register_comm(c->tep, buf, pid)) {
+		*unknown = pid;
 		return "<...>";
-	if (!fgets(buf, sizeof(buf), f))
-		buf[0] = '\0';
-	fclose(f);
-	buf[strcspn(buf, "\n")] = '\0';
-	if (!buf[0] || tep_register_comm(c->tep, buf, pid))
-		return "<...>";
+	}
 	comm = tep_data_comm_from_pid(c->tep, pid);
 	return comm ? comm : "<...>";
 }

@@ -107,6 +107,21 @@ char **list_add(char **list, int *nr, const char *s)
 	return list;
 }
 
+/* The first line of a file such as /proc/PID/comm, without its newline. */
+bool read_first_line(const char *path, char *buf, size_t size)
+{
+	FILE *f = fopen(path, "r");
+	bool ok;
+
+	if (!f)
+		return false;
+	ok = fgets(buf, size, f);
+	fclose(f);
+	if (ok)
+		buf[strcspn(buf, "\n")] = '\0';
+	return ok && buf[0];
+}
+
 void json_string(FILE *f, const char *s)
 {
 	fputc('"', f);
