@@ -3,8 +3,8 @@
 # operation with its N-th allocation failed, through failnth
 # (harness/guest/failnth.c, /usr/bin/failnth in every guest) and
 # /proc/thread-self/fail-nth. Their "requires:" line names
-# /proc/thread-self/fail-nth and /sys/kernel/debug/failslab: kernels
-# without fault injection (the 6.12 check kernel) skip them.
+# /proc/thread-self/fail-nth and /sys/kernel/debug/failslab: a kernel
+# built without fault injection skips them.
 
 # Every allocation of the task is a point: GFP_KERNEL ones too, pages of
 # any order; no stack dump per injected fault.

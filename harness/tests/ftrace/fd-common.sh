@@ -10,10 +10,5 @@
 FD_LINE='^.*-\([0-9][0-9]*\) *\[[0-9][0-9]*\][^:]* [0-9][0-9]*\.[0-9]\{6\}: \(.\) *\([0-9][0-9]*\)\.\([0-9][0-9][0-9]\) us |  \([^ ]*\)\( \[[^]]*\]\)\{0,1\} <- [^ ].*$'
 
 # The option that leaves the time a task is switched out out of
-# function_duration's durations: the tracer's own, per instance, where it
-# has one (Linux 7.3), else function_graph's global sleep-time (6.12).
-if [ -e options/funcduration-sleep-time ]; then
-	FD_SLEEP_TIME=options/funcduration-sleep-time
-else
-	FD_SLEEP_TIME=options/sleep-time
-fi
+# function_duration's durations: the tracer's own, per instance.
+FD_SLEEP_TIME=options/funcduration-sleep-time
