@@ -9,7 +9,8 @@
  * run (-B NAME, or -B / for the top level) is saved before its first
  * write and written back at the end, on every exit path that is not
  * SIGKILL: normal end, error (fatal() exits through atexit) and SIGINT,
- * SIGTERM or SIGHUP, which stop the run's loop.
+ * SIGTERM, SIGHUP or SIGPIPE (the reader of the output exited), which
+ * stop the run's loop.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -63,6 +64,8 @@ static void set_signals(void)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
+	/* funcdur trace | head: the writes after head exits fail with EPIPE */
+	sigaction(SIGPIPE, &sa, NULL);
 	sa.sa_handler = on_child;
 	sigaction(SIGCHLD, &sa, NULL);
 }
@@ -317,6 +320,7 @@ static void start_child(struct funcdur_session *s)
 		signal(SIGINT, SIG_DFL);
 		signal(SIGTERM, SIG_DFL);
 		signal(SIGHUP, SIG_DFL);
+		signal(SIGPIPE, SIG_DFL);
 		execvp(s->params->cmd[0], s->params->cmd);
 		err = errno;
 		if (write(status[1], &err, sizeof(err)) < 0)
