@@ -84,11 +84,16 @@ static int write_file(struct tracefs_instance *inst, const char *file,
 	tracefs_put_tracing_file(path);
 	if (fd < 0)
 		return -errno;
-	n = len ? write(fd, val, len) : 0;
-	if (n < 0)
-		err = -errno;
-	else if (n != len)
-		err = -EIO;
+	/* A list file takes one entry per write(): write until all is taken. */
+	while (len > 0) {
+		n = write(fd, val, len);
+		if (n <= 0) {
+			err = n < 0 ? -errno : -EIO;
+			break;
+		}
+		val += n;
+		len -= n;
+	}
 	if (close(fd) && !err)
 		err = -errno;
 	return err;
@@ -115,7 +120,8 @@ static char *restorable(const char *file, char *content)
 			*out++ = '\n';
 		}
 		*out = '\0';
-	} else if (!strcmp(file, "set_ftrace_pid")) {
+	} else if (!strcmp(file, "set_ftrace_pid") ||
+		   !strcmp(file, "set_ftrace_notrace_pid")) {
 		if (!strncmp(content, "no pid", 6))
 			content[0] = '\0';
 	} else if (!strcmp(file, "buffer_size_kb")) {
