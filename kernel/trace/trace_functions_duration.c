@@ -1034,7 +1034,11 @@ static __init bool func_duration_selftest_in(unsigned long caller, void *func)
 /*
  * Trace msleep(20) of this task with @threshold; return the number of
  * events it produced, or -EINVAL if an event of this task is not a
- * correct funcduration event for msleep() called from here.
+ * correct funcduration event for msleep() called from here. The
+ * duration is not compared with 20 ms: msleep() counts jiffies from the
+ * last tick, and when ticks come late (an emulator on a loaded host),
+ * jiffies lag the trace clock by more than the jiffy msleep() adds
+ * (19.2 ms was seen under TCG).
  */
 static noinline __init int
 func_duration_selftest_run(struct tracer *trace, struct trace_array *tr,
@@ -1066,8 +1070,7 @@ func_duration_selftest_run(struct tracer *trace, struct trace_array *tr,
 			    entry->func != msleep_ip ||
 			    !func_duration_selftest_in(entry->caller,
 						       func_duration_selftest_run) ||
-			    entry->duration < threshold ||
-			    entry->duration < 20 * NSEC_PER_MSEC) {
+			    entry->duration < threshold) {
 				pr_warn("function_duration selftest: bad event: type %d %ps <- %pS %llu ns\n",
 					entry->ent.type, (void *)entry->func,
 					(void *)entry->caller, entry->duration);
