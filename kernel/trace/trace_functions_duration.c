@@ -167,6 +167,23 @@ func_duration_fill(struct func_duration_entry *entry,
 }
 
 /*
+ * An event's filter and triggers, and perf's lists, are freed after
+ * tracepoint_synchronize_unregister(), which waits for the readers of
+ * tracepoint_srcu: a tracepoint runs its probes in that SRCU-fast read
+ * side, and the writers of the funcduration event take it the same way.
+ * It needs RCU watching and an online CPU, and a tracepoint never fires
+ * elsewhere. fgraph's callbacks do: at the edges of idle, and on a CPU
+ * going offline, which returns from smp_call_function_single() after
+ * cpuhp_report_idle_dead() reported it dead to RCU. cpu_online() is
+ * false from __cpu_disable() on, before that, and true again only after
+ * the CPU reported itself to RCU when it comes back.
+ */
+static __always_inline bool func_duration_rcu_protected(void)
+{
+	return rcu_is_watching() && cpu_online(raw_smp_processor_id());
+}
+
+/*
  * The event's filter and triggers, run as an event's are: the triggers
  * that need no record first (trace_trigger_soft_disabled()), then the
  * others on the record, and the filter decides whether it stays. When
@@ -190,6 +207,12 @@ func_duration_write_file(struct trace_event_file *file,
 	struct ring_buffer_event *event;
 	struct trace_buffer *buffer;
 	bool keep = true;
+
+	if (unlikely(!func_duration_rcu_protected())) {
+		atomic_long_inc(&file->tr->func_duration_file_skipped);
+		return;
+	}
+	guard(srcu_fast_notrace)(&tracepoint_srcu);
 
 	if ((flags & EVENT_FILE_FL_TRIGGER_MODE) &&
 	    !(flags & EVENT_FILE_FL_TRIGGER_COND))
@@ -263,14 +286,74 @@ static void func_duration_write(struct trace_array *tr,
 }
 
 #ifdef CONFIG_PERF_EVENTS
+/* perf has the event open: on from its register to its unregister */
+static DEFINE_STATIC_KEY_FALSE(func_duration_perf_key);
+
+/**
+ * func_duration_event_reg - register function of the funcduration event
+ * @call: the event
+ * @type: what is asked
+ * @data: unused
+ *
+ * The tracer writes the event, so there is nothing to register but
+ * perf's use of it. perf frees its per-CPU lists and buffers after it
+ * unregisters the event and waits for the readers of tracepoint_srcu:
+ * the writer tests the key in that read side before it reads them, so
+ * that the wait fences it, as it fences a tracepoint's probes. Called
+ * under event_mutex, on perf's first register and last unregister.
+ *
+ * Return: 0
+ */
+int func_duration_event_reg(struct trace_event_call *call,
+			    enum trace_reg type, void *data)
+{
+	switch (type) {
+	case TRACE_REG_PERF_REGISTER:
+		static_branch_enable(&func_duration_perf_key);
+		break;
+	case TRACE_REG_PERF_UNREGISTER:
+		static_branch_disable(&func_duration_perf_key);
+		break;
+	default:
+		break;
+	}
+	return 0;
+}
+
+/*
+ * How long chosen kernel functions take, per task, is what the function
+ * event tells: perf gets it on the same terms (perf_event_paranoid -1,
+ * or CAP_PERFMON), counting included, not on a tracepoint's.
+ */
+static int func_duration_perf_perm(struct trace_event_call *call,
+				   struct perf_event *p_event)
+{
+	/* The parent was checked: its children inherit it */
+	if (p_event->parent)
+		return 0;
+	return perf_allow_tracepoint();
+}
+
+#ifdef CONFIG_FUNCTION_DURATION_DEBUG_HOLD
+static void func_duration_debug_perf_read(void);
+#else
+static inline void func_duration_debug_perf_read(void) { }
+#endif
+
+static __always_inline bool func_duration_perf_on(struct trace_array *tr)
+{
+	return static_branch_unlikely(&func_duration_perf_key) &&
+	       READ_ONCE(tr->func_duration_perf);
+}
+
 /*
  * perf and BPF: the event is one for every instance, so a call goes to
  * its perf events and BPF programs only from an instance whose
  * perf_enable is 1. A consumer sees the calls of the instances it asked
  * for, with their function set, pid filter and threshold, then applies
  * its own filter; the instance's event filter and triggers are those of
- * its ring buffer. perf's lists are RCU protected: where RCU is not
- * watching (the edges of idle), a call is counted as missed instead.
+ * its ring buffer. perf's lists are RCU protected: where RCU does not
+ * protect them, a call is counted as missed instead.
  */
 static noinline void
 func_duration_perf_write(struct trace_array *tr, struct ftrace_graph_ret *trace,
@@ -281,21 +364,24 @@ func_duration_perf_write(struct trace_array *tr, struct ftrace_graph_ret *trace,
 	const int size = ALIGN(sizeof(struct func_duration_entry) + sizeof(u32),
 			       sizeof(u64)) - sizeof(u32);
 	struct trace_event_call *call = &event_funcduration;
-	struct hlist_head __percpu *events;
 	struct func_duration_entry *entry;
 	struct hlist_head *head;
 	struct pt_regs *regs;
 	int rctx;
 
-	/* Set while perf has the event open; freed after an RCU grace period */
-	events = READ_ONCE(call->perf_events);
-	if (!events)
-		return;
-	if (unlikely(!rcu_is_watching())) {
+	if (unlikely(!func_duration_rcu_protected())) {
 		atomic_long_inc(&tr->func_duration_perf_missed);
 		return;
 	}
-	head = this_cpu_ptr(events);
+	/*
+	 * perf's unregister turns the key off, then waits for this read
+	 * side before it frees its lists: tested again inside it.
+	 */
+	guard(srcu_fast_notrace)(&tracepoint_srcu);
+	if (!static_branch_unlikely(&func_duration_perf_key))
+		return;
+	func_duration_debug_perf_read();
+	head = this_cpu_ptr(READ_ONCE(call->perf_events));
 	if (!bpf_prog_array_valid(call) && hlist_empty(head))
 		return;
 
@@ -307,6 +393,11 @@ func_duration_perf_write(struct trace_array *tr, struct ftrace_graph_ret *trace,
 	perf_trace_run_bpf_submit(entry, size, rctx, call, 1, regs, head, NULL);
 }
 #else
+static inline bool func_duration_perf_on(struct trace_array *tr)
+{
+	return false;
+}
+
 static inline void
 func_duration_perf_write(struct trace_array *tr, struct ftrace_graph_ret *trace,
 			 u64 calltime, u64 duration,
@@ -366,6 +457,20 @@ static void func_duration_debug_hold(void)
 	WRITE_ONCE(func_duration_holding, 0);
 }
 
+#ifdef CONFIG_PERF_EVENTS
+/*
+ * Tests of perf's unregister: with a return callback of perf's task held
+ * in the free of perf's lists, no call may read them ("perf_reads_held").
+ */
+static atomic_t func_duration_perf_reads_held;
+
+static void func_duration_debug_perf_read(void)
+{
+	if (READ_ONCE(func_duration_holding))
+		atomic_inc(&func_duration_perf_reads_held);
+}
+#endif
+
 static __init int init_func_duration_debug_hold(void)
 {
 	struct dentry *dir = debugfs_create_dir("function_duration", NULL);
@@ -373,6 +478,10 @@ static __init int init_func_duration_debug_hold(void)
 	debugfs_create_u32("hold_pid", 0600, dir, &func_duration_hold_pid);
 	debugfs_create_u32("hold_ms", 0600, dir, &func_duration_hold_ms);
 	debugfs_create_u32("holding", 0400, dir, &func_duration_holding);
+#ifdef CONFIG_PERF_EVENTS
+	debugfs_create_atomic_t("perf_reads_held", 0600, dir,
+				&func_duration_perf_reads_held);
+#endif
 	return 0;
 }
 late_initcall(init_func_duration_debug_hold);
@@ -474,7 +583,7 @@ static void func_duration_return(struct ftrace_graph_ret *trace,
 
 	/* The core holds the recursion lock, with preemption disabled */
 	func_duration_write(tr, trace, frame->calltime, duration, parts);
-	if (unlikely(READ_ONCE(tr->func_duration_perf)))
+	if (func_duration_perf_on(tr))
 		func_duration_perf_write(tr, trace, frame->calltime, duration,
 					 parts);
 }
@@ -669,6 +778,20 @@ static void func_duration_print_lost(struct seq_file *m,
 		   overrun, dropped);
 }
 
+/* While the event has a filter or triggers, or some call skipped them */
+static void func_duration_print_skipped(struct seq_file *m,
+					struct trace_array *tr)
+{
+	struct trace_event_file *file = tr->func_duration_file;
+	long skipped = atomic_long_read(&tr->func_duration_file_skipped);
+	bool on = file && (READ_ONCE(file->flags) &
+			   (EVENT_FILE_FL_TRIGGER_MODE | EVENT_FILE_FL_FILTERED));
+
+	if (on || skipped)
+		seq_printf(m, "# filter and triggers: %s, %ld calls skipped where RCU does not protect them\n",
+			   on ? "on" : "off", skipped);
+}
+
 /* The threshold and the losses, then the header every tracer has */
 static void func_duration_print_header(struct seq_file *m)
 {
@@ -678,6 +801,7 @@ static void func_duration_print_header(struct seq_file *m)
 		seq_printf(m, "# threshold: %llu ns\n",
 			   func_duration_threshold_get(iter->tr));
 		func_duration_print_lost(m, iter);
+		func_duration_print_skipped(m, iter->tr);
 		if (READ_ONCE(iter->tr->func_duration_perf))
 			seq_printf(m, "# perf and BPF: on, %ld calls missed\n",
 				   atomic_long_read(&iter->tr->func_duration_perf_missed));
@@ -939,6 +1063,39 @@ static ssize_t breakdown_read(struct file *filp, char __user *ubuf,
 					 READ_ONCE(tr->func_duration_breakdown));
 }
 
+/**
+ * func_duration_set_breakdown - turn an instance's breakdown on or off
+ * @tr: the instance
+ * @enable: the new setting
+ *
+ * The probes of the breakdown run while some instance's tracer runs
+ * with it on: started or stopped here when the tracer already runs
+ * (tracefs, and bootconfig after ftrace= started the tracer), else
+ * with the tracer.
+ *
+ * Return: 0, or -ENOMEM when the probes could not start (the setting
+ * is then unchanged).
+ */
+int func_duration_set_breakdown(struct trace_array *tr, bool enable)
+{
+	int ret;
+
+	guard(mutex)(&trace_types_lock);
+	if (tr->current_trace == &func_duration_tracer &&
+	    enable != tr->func_duration_sched_held) {
+		if (enable) {
+			ret = func_duration_sched_get();
+			if (ret)
+				return ret;
+		} else {
+			func_duration_sched_put();
+		}
+		tr->func_duration_sched_held = enable;
+	}
+	WRITE_ONCE(tr->func_duration_breakdown, enable);
+	return 0;
+}
+
 static ssize_t breakdown_write(struct file *filp, const char __user *ubuf,
 			       size_t cnt, loff_t *ppos)
 {
@@ -950,22 +1107,12 @@ static ssize_t breakdown_write(struct file *filp, const char __user *ubuf,
 	if (ret)
 		return ret;
 
-	guard(mutex)(&trace_types_lock);
-	if (tr->current_trace == &func_duration_tracer &&
-	    enable != tr->func_duration_sched_held) {
-		if (enable) {
-			ret = func_duration_sched_get();
-			if (ret) {
-				func_duration_log_err(tr, "breakdown", "1",
-						      FUNC_DURATION_ERR_NOMEM);
-				return ret;
-			}
-		} else {
-			func_duration_sched_put();
-		}
-		tr->func_duration_sched_held = enable;
+	ret = func_duration_set_breakdown(tr, enable);
+	if (ret) {
+		func_duration_log_err(tr, "breakdown", "1",
+				      FUNC_DURATION_ERR_NOMEM);
+		return ret;
 	}
-	WRITE_ONCE(tr->func_duration_breakdown, enable);
 	*ppos += cnt;
 
 	return cnt;
@@ -1134,6 +1281,9 @@ static __init int init_func_duration_tracer(void)
 	/* Before the event directories exist: the writer runs both */
 	event_funcduration.flags |= TRACE_EVENT_FL_TRIGGER | TRACE_EVENT_FL_FILTER |
 				    TRACE_EVENT_FL_BPF;
+#ifdef CONFIG_PERF_EVENTS
+	event_funcduration.perf_perm = func_duration_perf_perm;
+#endif
 
 	func_duration_threshold_set(top_trace_array(), func_duration_boot_threshold);
 

@@ -418,7 +418,8 @@ static inline void func_duration_task_begin(struct func_duration_task *t,
 	t->blocked = 0;
 	WRITE_ONCE(t->irq, 0);
 	t->since = now;
-	t->state = state;
+	/* Read by a wakeup on another CPU, which the generation orders */
+	WRITE_ONCE(t->state, state);
 	/* The probes of other CPUs read the rest after the generation */
 	smp_store_release(&t->gen, gen);
 }
@@ -444,7 +445,7 @@ static inline void func_duration_task_wakeup(struct func_duration_task *t,
 {
 	/* Pairs with func_duration_task_begin(): the rest is of @gen */
 	if (smp_load_acquire(&t->gen) != gen ||
-	    t->state != FUNC_DURATION_TASK_BLOCKED)
+	    READ_ONCE(t->state) != FUNC_DURATION_TASK_BLOCKED)
 		return;
 	t->blocked += func_duration_since(now, t->since);
 	t->since = now;

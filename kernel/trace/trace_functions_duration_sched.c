@@ -93,11 +93,15 @@ static void func_duration_irq_begin(void)
 
 	if (!gen)
 		return;
-	/* Softirqs run with interrupts on: a hard one could nest in here */
-	local_irq_save(flags);
+	/*
+	 * Softirqs run with interrupts on: a hard one could nest in here.
+	 * raw_: inside the irq and softirq tracepoints, no irq-flags
+	 * tracing (lockdep, the preemptirq events) on every interrupt.
+	 */
+	raw_local_irq_save(flags);
 	func_duration_irq_enter(this_cpu_ptr(&func_duration_cpu_irq), gen,
 				trace_clock_local());
-	local_irq_restore(flags);
+	raw_local_irq_restore(flags);
 }
 
 static void func_duration_irq_end(void)
@@ -109,7 +113,7 @@ static void func_duration_irq_end(void)
 
 	if (!gen)
 		return;
-	local_irq_save(flags);
+	raw_local_irq_save(flags);
 	ns = func_duration_irq_exit(this_cpu_ptr(&func_duration_cpu_irq), gen,
 				    trace_clock_local());
 	if (ns) {
@@ -117,7 +121,7 @@ static void func_duration_irq_end(void)
 		if (t)
 			func_duration_task_add_irq(t, gen, ns);
 	}
-	local_irq_restore(flags);
+	raw_local_irq_restore(flags);
 }
 
 static void func_duration_probe_irq_entry(void *ignore, int irq,

@@ -386,6 +386,26 @@ static void cleanup(void)
 	s->inst = NULL;
 }
 
+/*
+ * funcdur-PID, unless a run that had this pid was killed and left it:
+ * then say so, leave it alone, and take funcdur-PID-N.
+ */
+static void default_instance_name(char *name, size_t size)
+{
+	int n;
+
+	snprintf(name, size, "funcdur-%d", getpid());
+	if (!tracefs_instance_exists(name))
+		return;
+	warnx_fd("instance %s was left by an earlier run (remove it with rmdir)", name);
+	for (n = 1; n < 100; n++) {
+		snprintf(name, size, "funcdur-%d-%d", getpid(), n);
+		if (!tracefs_instance_exists(name))
+			return;
+	}
+	fatal("no free instance name funcdur-%d-N", getpid());
+}
+
 static void attach_instance(struct funcdur_session *s)
 {
 	const char *name = s->params->attach;
@@ -425,7 +445,7 @@ int session_start(struct funcdur_session *s)
 	if (p->instance)
 		snprintf(name, sizeof(name), "%s", p->instance);
 	else
-		snprintf(name, sizeof(name), "funcdur-%d", getpid());
+		default_instance_name(name, sizeof(name));
 	s->inst = tracefs_instance_create(name);
 	if (!s->inst)
 		fatal("cannot create instance %s: %s", name, strerror(errno));
