@@ -69,5 +69,11 @@ git -C "$WT" log --format= --diff-filter=M --name-only base..HEAD | sort -u |
 		echo "$overlay" | grep -qx "$f" || continue
 		git -C "$WT" show "HEAD:$f" > "$ST/$f" || die "$WT has no $f"
 	done
+# The other new files are the repo's: say which the worktree has changed.
+echo "$overlay" | while read -r f; do
+	[ -n "$f" ] || continue
+	git -C "$WT" show "HEAD:$f" 2>/dev/null | cmp -s - "$ST/$f" ||
+		say "export: $f differs in $WT (copy it if the worktree's is newer)"
+done
 OVERLAY_DIRS="$OVERLAY_DIRS" python3 "$TOP/harness/series-list.py" "$WT" "$ST/patches" ||
 	die "cannot list the new patches in patches/series"
