@@ -460,7 +460,8 @@ static void func_duration_debug_hold(void)
 #ifdef CONFIG_PERF_EVENTS
 /*
  * Tests of perf's unregister: with a return callback of perf's task held
- * in the free of perf's lists, no call may read them ("perf_reads_held").
+ * once it has unregistered the event, no call may read perf's lists
+ * ("perf_reads_held").
  */
 static atomic_t func_duration_perf_reads_held;
 
