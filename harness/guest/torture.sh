@@ -571,7 +571,7 @@ acct_nw_ok=$?
 exact_ok=0
 if [ -x $FDB ]; then
 	for f in __x64_sys_getppid __do_sys_getppid; do
-		n=$(awk -v f=$f '!/^#/ && $15 == f { print $1 }' $W/stats.acct_nw)
+		n=$(awk -v f=$f '!/^#/ && $16 == f { print $1 }' $W/stats.acct_nw)
 		[ -z "$n" ] && continue
 		echo "TORTURE: acct $f calls $n of $((N1 + N2)) getppid()"
 		[ "$n" -eq $((N1 + N2)) ] || exact_ok=1

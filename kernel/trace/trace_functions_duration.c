@@ -1074,12 +1074,20 @@ static ssize_t breakdown_read(struct file *filp, char __user *ubuf,
  * (tracefs, and bootconfig after ftrace= started the tracer), else
  * with the tracer.
  *
- * Return: 0, or -ENOMEM when the probes could not start (the setting
- * is then unchanged).
+ * Return: 0, -ENOMEM when the probes could not start, or -EOPNOTSUPP
+ * on PREEMPT_RT (the setting is then unchanged).
  */
 int func_duration_set_breakdown(struct trace_array *tr, bool enable)
 {
 	int ret;
+
+	/*
+	 * On PREEMPT_RT, softirqs and interrupt handlers run in threads
+	 * that preempt the task: their time would count as runnable, and
+	 * the per-CPU interrupt nesting would span other tasks.
+	 */
+	if (enable && IS_ENABLED(CONFIG_PREEMPT_RT))
+		return -EOPNOTSUPP;
 
 	guard(mutex)(&trace_types_lock);
 	if (tr->current_trace == &func_duration_tracer &&
@@ -1111,6 +1119,8 @@ static ssize_t breakdown_write(struct file *filp, const char __user *ubuf,
 	ret = func_duration_set_breakdown(tr, enable);
 	if (ret) {
 		func_duration_log_err(tr, "breakdown", "1",
+				      ret == -EOPNOTSUPP ?
+				      FUNC_DURATION_ERR_PREEMPT_RT :
 				      FUNC_DURATION_ERR_NOMEM);
 		return ret;
 	}

@@ -59,6 +59,7 @@ enum func_duration_err {
 	FUNC_DURATION_ERR_RESET,
 	FUNC_DURATION_ERR_BOOL,
 	FUNC_DURATION_ERR_MAX_FUNCS,
+	FUNC_DURATION_ERR_PREEMPT_RT,
 };
 
 int func_duration_get_input(struct trace_array *tr, const char *file,
@@ -516,9 +517,12 @@ static inline u64 func_duration_irq_exit(struct func_duration_cpu_irq *c,
 /*
  * A call of the running task @t is entered in generation @gen (0: the
  * probes are not live): note its totals. Called from the task itself, or
- * from an interrupt or NMI on its CPU. A task not seen in @gen yet is
- * running, and starts @gen now, except in an NMI, which may have
- * interrupted a probe writing @t (its call then has no breakdown).
+ * from an interrupt or NMI on its CPU, with interrupts disabled since
+ * @gen was read: every other writer of @t->gen runs on this CPU with
+ * interrupts disabled too, so @t cannot change generation meanwhile. A
+ * task not seen in @gen yet is running, and starts @gen now, except in
+ * an NMI, which may have interrupted a probe writing @t (its call then
+ * has no breakdown).
  */
 static inline void func_duration_bd_enter(struct func_duration_task *t,
 					  u32 gen, struct func_duration_bd_snap *snap)

@@ -25,6 +25,7 @@ static const char * const func_duration_errs[] = {
 	"Write 0 to reset the statistics",
 	"Write 0 or 1",
 	"Number of functions must be from 1 to 65536",
+	"Not on PREEMPT_RT: its interrupt handlers and softirqs run in threads",
 };
 
 /**

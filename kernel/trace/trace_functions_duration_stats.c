@@ -1094,10 +1094,10 @@ static int func_duration_stats_show(struct seq_file *m, void *v)
 	if (pos == 0) {
 		seq_puts(m, "# function_duration statistics: times in ns, sorted by total time\n");
 		seq_puts(m, "#\n");
-		seq_printf(m, "# %10s %15s %15s %12s %12s %12s %12s %12s %12s %12s %15s %15s %15s %15s  %s\n",
+		seq_printf(m, "# %10s %15s %15s %12s %12s %12s %12s %12s %12s %12s %10s %15s %15s %15s %15s  %s\n",
 			   "CALLS", "TOTAL", "SELF", "AVG", "MIN", "MAX",
-			   "STDDEV", "P50", "P90", "P99", "RUNNING", "RUNNABLE",
-			   "BLOCKED", "IRQ", "FUNCTION");
+			   "STDDEV", "P50", "P90", "P99", "BD_CALLS", "RUNNING",
+			   "RUNNABLE", "BLOCKED", "IRQ", "FUNCTION");
 		return 0;
 	}
 	if (pos > snap->nr_rows) {
@@ -1106,7 +1106,7 @@ static int func_duration_stats_show(struct seq_file *m, void *v)
 	}
 
 	row = &snap->rows[pos - 1];
-	seq_printf(m, "  %10llu %15llu %15llu %12llu %12llu %12llu %12llu %12llu %12llu %12llu %15llu %15llu %15llu %15llu  ",
+	seq_printf(m, "  %10llu %15llu %15llu %12llu %12llu %12llu %12llu %12llu %12llu %12llu %10llu %15llu %15llu %15llu %15llu  ",
 		   row->calls, row->total, row->self,
 		   div64_u64(row->total, row->calls), row->min, row->max,
 		   func_duration_stddev(row->buckets, row->min, row->max,
@@ -1114,7 +1114,8 @@ static int func_duration_stats_show(struct seq_file *m, void *v)
 		   func_duration_percentile(row->buckets, row->min, row->max, 50),
 		   func_duration_percentile(row->buckets, row->min, row->max, 90),
 		   func_duration_percentile(row->buckets, row->min, row->max, 99),
-		   row->running, row->runnable, row->blocked, row->irq);
+		   row->bd_calls, row->running, row->runnable, row->blocked,
+		   row->irq);
 	func_duration_print_func(m, row);
 	seq_putc(m, '\n');
 	return 0;

@@ -28,8 +28,8 @@ fd_json_rows() { # file
 
 # The same from a function_duration/stats file.
 fd_stats_rows() { # file
-	awk '!/^#/ && NF >= 15 {
-		name = $15; for (i = 16; i <= NF; i++) name = name " " $i
+	awk '!/^#/ && NF >= 16 {
+		name = $16; for (i = 17; i <= NF; i++) name = name " " $i
 		print name, $1, $2, $3, $4, $5, $6, $7, $8, $9, $10
 	}' "$1" | sort
 }

@@ -55,7 +55,7 @@ struct fd_row {
 	char			*name;
 	unsigned long long	calls, total, self, avg, min, max, stddev;
 	unsigned long long	p50, p90, p99;
-	unsigned long long	running, runnable, blocked, irq;
+	unsigned long long	bd_calls, running, runnable, blocked, irq;
 	double			rate;		/* calls per second, top only */
 };
 

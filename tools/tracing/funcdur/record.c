@@ -59,15 +59,20 @@ static int run_extract(struct funcdur_session *s, const char *file)
 		fatal("fork: %s", strerror(errno));
 	if (!pid) {
 		signal(SIGINT, SIG_IGN);	/* the run is over: let it write */
+		/* Until exec, funcdur's handlers would only set a flag here */
+		signal(SIGTERM, SIG_DFL);
+		signal(SIGHUP, SIG_DFL);
+		signal(SIGPIPE, SIG_DFL);
 		if (dup2(fd, STDOUT_FILENO) < 0 || dup2(fd, STDERR_FILENO) < 0)
 			_exit(127);
 		execvp("trace-cmd", (char **)argv);
 		fprintf(stderr, "funcdur: cannot run trace-cmd: %s\n", strerror(errno));
 		_exit(127);
 	}
+	status = -1;
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
-	if (WIFEXITED(status) && !WEXITSTATUS(status)) {
+	if (status != -1 && WIFEXITED(status) && !WEXITSTATUS(status)) {
 		close(fd);
 		return 0;
 	}

@@ -16,11 +16,13 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <fnmatch.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 
 #include "funcdur.h"
@@ -51,9 +53,12 @@ static void on_signal(int sig)
 	WRITE_ONCE(funcdur_stop, true);
 }
 
+static bool child_signalled;
+
 static void on_child(int sig)
 {
-	/* only interrupts a sleep; session_should_stop() reaps */
+	/* ends a wait; session_should_stop() reaps */
+	WRITE_ONCE(child_signalled, true);
 }
 
 static void set_signals(void)
@@ -310,6 +315,14 @@ static void start_child(struct funcdur_session *s)
 
 	if (pipe(go) || pipe2(status, O_CLOEXEC))
 		fatal("pipe: %s", strerror(errno));
+	/*
+	 * The command's own children become ours when it dies, so that a
+	 * run ended early ends them too (end_child()). Not a process group
+	 * of its own: that would take an interactive command off the
+	 * terminal.
+	 */
+	if (prctl(PR_SET_CHILD_SUBREAPER, 1))
+		fatal("prctl(PR_SET_CHILD_SUBREAPER): %s", strerror(errno));
 	s->child = fork();
 	if (s->child < 0)
 		fatal("fork: %s", strerror(errno));
@@ -340,26 +353,71 @@ static void start_child(struct funcdur_session *s)
 	s->child_status = status[0];
 }
 
+/*
+ * Send @sig to each process whose parent is funcdur: the command's
+ * descendants that its death handed to us. Return how many there were.
+ */
+static int signal_orphans(int sig)
+{
+	int ppid, n = 0;
+	struct dirent *d;
+	char buf[128], *p;
+	DIR *proc;
+	FILE *f;
+	pid_t pid;
+
+	proc = opendir("/proc");
+	if (!proc)
+		return 0;
+	while ((d = readdir(proc))) {
+		pid = atoi(d->d_name);
+		if (pid <= 0)
+			continue;
+		snprintf(buf, sizeof(buf), "/proc/%d/stat", pid);
+		f = fopen(buf, "r");
+		if (!f)
+			continue;
+		/* "pid (comm) state ppid": comm may hold spaces and ')' */
+		p = fgets(buf, sizeof(buf), f) ? strrchr(buf, ')') : NULL;
+		fclose(f);
+		if (p && sscanf(p + 1, " %*c %d", &ppid) == 1 &&
+		    ppid == getpid() && !kill(pid, sig))
+			n++;
+	}
+	closedir(proc);
+	return n;
+}
+
+/*
+ * End the command and everything it started that is still running:
+ * SIGTERM, and SIGKILL two seconds later. A command that exited by
+ * itself leaves its descendants alone.
+ */
 static void end_child(struct funcdur_session *s)
 {
+	int i;
+
 	if (s->child <= 0 || s->child_done)
 		return;
 	if (s->child_go >= 0) {		/* never released: it exits */
 		close(s->child_go);
 		s->child_go = -1;
-	} else {
-		int i;
-
-		kill(s->child, SIGTERM);
-		for (i = 0; i < 20 && waitpid(s->child, NULL, WNOHANG) != s->child; i++)
-			usleep(100000);
-		if (i < 20) {
-			s->child_done = true;
-			return;
-		}
-		kill(s->child, SIGKILL);
+		waitpid(s->child, NULL, 0);
+		s->child_done = true;
+		return;
 	}
-	waitpid(s->child, NULL, 0);
+	kill(s->child, SIGTERM);
+	for (i = 0; i < 40; i++) {
+		/* Reap the command and the orphans that exited */
+		while (waitpid(-1, NULL, WNOHANG) > 0)
+			;
+		if (kill(s->child, 0) && errno == ESRCH &&
+		    !signal_orphans(i < 20 ? SIGTERM : SIGKILL))
+			break;
+		if (i == 20)
+			kill(s->child, SIGKILL);
+		usleep(100000);
+	}
 	s->child_done = true;
 }
 
@@ -573,9 +631,23 @@ bool session_should_stop(struct funcdur_session *s, unsigned long long start)
 void session_wait(struct funcdur_session *s, unsigned long long ns)
 {
 	struct timespec ts = { ns / NS_PER_SEC, ns % NS_PER_SEC };
+	sigset_t handled, old;
 
-	if (!READ_ONCE(funcdur_stop))
-		nanosleep(&ts, NULL);
+	/*
+	 * Blocked from the test to the wait, which unblocks them: a signal
+	 * in between ends the wait at once instead of an interval later.
+	 */
+	sigemptyset(&handled);
+	sigaddset(&handled, SIGINT);
+	sigaddset(&handled, SIGTERM);
+	sigaddset(&handled, SIGHUP);
+	sigaddset(&handled, SIGPIPE);
+	sigaddset(&handled, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &handled, &old);
+	if (!READ_ONCE(funcdur_stop) && !READ_ONCE(child_signalled))
+		ppoll(NULL, 0, &ts, &old);
+	WRITE_ONCE(child_signalled, false);
+	sigprocmask(SIG_SETMASK, &old, NULL);
 }
 
 void session_end(struct funcdur_session *s)

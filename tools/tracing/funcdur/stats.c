@@ -7,6 +7,7 @@
  * column added later does not shift the others. The function is the
  * rest of the row after the numbers: it can hold a space ("foo [mod]").
  */
+#include <ctype.h>
 #include <errno.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -24,8 +25,8 @@ static const struct column columns[] = {
 	COL("CALLS", calls), COL("TOTAL", total), COL("SELF", self),
 	COL("AVG", avg), COL("MIN", min), COL("MAX", max),
 	COL("STDDEV", stddev), COL("P50", p50), COL("P90", p90),
-	COL("P99", p99), COL("RUNNING", running), COL("RUNNABLE", runnable),
-	COL("BLOCKED", blocked), COL("IRQ", irq),
+	COL("P99", p99), COL("BD_CALLS", bd_calls), COL("RUNNING", running),
+	COL("RUNNABLE", runnable), COL("BLOCKED", blocked), COL("IRQ", irq),
 };
 
 #define NR_COLUMNS	ARRAY_SIZE(columns)
@@ -261,6 +262,8 @@ static void print_table(FILE *f, struct fd_stats *st, int nr,
 		fprintf(f, " %9s", "CALLS/s");
 	fprintf(f, " %10s %9s %9s %9s %9s %9s %9s", "CALLS", "TOTAL", "SELF",
 		"AVG", "P50", "P99", "MAX");
+	if (breakdown)
+		fprintf(f, " %10s", "BD_CALLS");
 	for (j = 0; breakdown && j < 4; j++)
 		fprintf(f, " %9s", bd_names[j]);
 	fputc('\n', f);
@@ -278,6 +281,8 @@ static void print_table(FILE *f, struct fd_stats *st, int nr,
 			format_ns(cell[j], sizeof(cell[j]), v[j]);
 			fprintf(f, " %9s", cell[j]);
 		}
+		if (breakdown)
+			fprintf(f, " %10llu", r->bd_calls);
 		for (j = 0; breakdown && j < 4; j++) {
 			format_ns(cell[0], sizeof(cell[0]), j < 3 ? v[6 + j] : r->irq);
 			fprintf(f, " %9s", cell[0]);
@@ -308,7 +313,7 @@ static void print_csv(FILE *f, struct fd_stats *st, int nr, bool with_rate,
 		int k;
 
 		for (k = 0; columns[c].name[k]; k++)
-			name[k] = columns[c].name[k] | 0x20;
+			name[k] = tolower(columns[c].name[k]);
 		name[k] = '\0';
 		fprintf(f, ",%s", name);
 	}
@@ -336,7 +341,7 @@ static void json_row(FILE *f, struct fd_row *r, bool with_rate)
 	for (c = 0; c < NR_COLUMNS; c++) {
 		fputs(",\"", f);
 		for (k = 0; columns[c].name[k]; k++)
-			fputc(columns[c].name[k] | 0x20, f);
+			fputc(tolower(columns[c].name[k]), f);
 		fprintf(f, "\":%llu", *field(r, &columns[c]));
 	}
 	if (with_rate)

@@ -221,17 +221,19 @@ static int on_event(struct tep_event *ev, struct tep_record *rec, int cpu, void 
 	c->missed += rec->missed_events > 0 ? rec->missed_events : 0;
 	if (ev == c->stack_event) {
 		int len = 0, i, n = (int)val(ev, rec, "size");
-		void *raw = tep_get_field_raw(NULL, ev, "caller", rec, &len, 0);
+		unsigned char *raw = tep_get_field_raw(NULL, ev, "caller", rec, &len, 0);
+		/* The kernel's long, which a 32-bit funcdur on arm64 does not share */
+		int size = tep_get_long_size(c->tep);
+		unsigned long long a, end = size == 4 ? 0xffffffffULL : ~0ULL;
 
 		/* "size" entries of the "caller" array are the stack */
-		if (n > len / (int)sizeof(long))
-			n = len / (int)sizeof(long);
+		if (n > len / size)
+			n = len / size;
 		c->stack_pid = tep_data_pid(c->tep, rec);
 		c->stack_len = 0;
 		for (i = 0; raw && i < MAX_STACK && i < n; i++) {
-			unsigned long a = ((unsigned long *)raw)[i];
-
-			if (!a || a == ~0UL)
+			a = tep_read_number(c->tep, raw + i * size, size);
+			if (!a || a == end)
 				break;
 			c->stack[c->stack_len++] = a;
 		}
@@ -340,7 +342,7 @@ static int auto_report(struct trace_ctx *c)
 	unsigned long first = c->nr_kept > c->keep ? c->nr_kept - c->keep : 0;
 	struct fd_event *hit = NULL, *e;
 	unsigned long i;
-	char buf[300], t[32];
+	char fn[150], caller[150], t[32];
 	FILE *f = stderr;
 	struct fd_stats st;
 	int n = 0;
@@ -361,8 +363,8 @@ static int auto_report(struct trace_ctx *c)
 	format_ns(t, sizeof(t), hit->duration);
 	fprintf(f, "%s, pid %d (%s), CPU %d, at %.6f s: %s <- %s, depth %d\n",
 		t, hit->pid, comm_of(c, hit->pid), hit->cpu, hit->ts / 1e9,
-		sym_name(hit->func, false, buf, sizeof(buf)),
-		(sym_name(hit->caller, true, buf + 150, 150)), hit->depth);
+		sym_name(hit->func, false, fn, sizeof(fn)),
+		sym_name(hit->caller, true, caller, sizeof(caller)), hit->depth);
 
 	if (c->breakdown && hit->running + hit->runnable + hit->blocked + hit->irq) {
 		fprintf(f, "\nwhere its time went:\n");
@@ -383,8 +385,8 @@ static int auto_report(struct trace_ctx *c)
 			continue;
 		format_ns(t, sizeof(t), e->duration);
 		fprintf(f, "  %*s%-10s %s <- %s\n", 2 * (e->depth - hit->depth - 1), "",
-			t, sym_name(e->func, false, buf, sizeof(buf)),
-			sym_name(e->caller, true, buf + 150, 150));
+			t, sym_name(e->func, false, fn, sizeof(fn)),
+			sym_name(e->caller, true, caller, sizeof(caller)));
 		n++;
 	}
 	if (!n)
@@ -395,29 +397,29 @@ static int auto_report(struct trace_ctx *c)
 
 		/* the trigger runs in the return handler: its frames first */
 		for (i = 0; i < (unsigned long)c->stack_len; i++)
-			if (!strncmp(sym_name(c->stack[i], false, buf, sizeof(buf)),
+			if (!strncmp(sym_name(c->stack[i], false, fn, sizeof(fn)),
 				     "return_to_handler", 17))
 				from = i + 1;
 		if (from == (unsigned long)c->stack_len)
 			from = 0;
 		fprintf(f, "\nits stack (from the stacktrace trigger):\n");
 		for (i = from; i < (unsigned long)c->stack_len; i++)
-			fprintf(f, "  => %s\n", sym_name(c->stack[i], true, buf, sizeof(buf)));
+			fprintf(f, "  => %s\n", sym_name(c->stack[i], true, fn, sizeof(fn)));
 	}
 
 	if (!stats_read(c->s->inst, &st)) {
-		sym_name(hit->func, false, buf, sizeof(buf));
+		sym_name(hit->func, false, fn, sizeof(fn));
 		for (i = 0; i < (unsigned long)st.nr_rows; i++) {
 			struct fd_row *r = &st.rows[i];
 			char a[32], s1[32], p99[32];
 
-			if (strcmp(r->name, buf))
+			if (strcmp(r->name, fn))
 				continue;
 			format_ns(a, sizeof(a), r->avg);
 			format_ns(s1, sizeof(s1), r->calls ? r->self / r->calls : 0);
 			format_ns(p99, sizeof(p99), r->p99);
 			fprintf(f, "\n%s in this run: %llu calls, avg %s, self avg %s, p99 %s\n",
-				buf, r->calls, a, s1, p99);
+				fn, r->calls, a, s1, p99);
 		}
 		stats_free(&st);
 	}
