@@ -1014,6 +1014,8 @@ static int func_duration_snapshot_take(struct func_duration_snapshot *snap)
 	for (i = 0; i < nr; i++) {
 		unsigned long func = READ_ONCE(stats->funcs[i]);
 
+		/* Up to 65536 rows, each summed over every CPU */
+		cond_resched();
 		if (!func)
 			continue;
 		snap->nr_funcs++;
