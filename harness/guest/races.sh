@@ -12,6 +12,7 @@
 # - after a statistics reset or a tracer restart, the calls made once
 #   the write has returned are counted exactly once: the held call of
 #   before must not land in the new counts.
+# Cases 5 to 7 below say what else they hold or fail on purpose.
 T=/sys/kernel/tracing
 H=/sys/kernel/debug/function_duration
 FDB=/extra/fdbench
@@ -170,6 +171,40 @@ if [ -w $CPU1 ]; then
 	rmdir $O
 	[ "${skipped:-0}" -ge 3 ]
 	result "calls on a CPU that reported itself dead skip the filter and triggers" $?
+fi
+
+# 7. A CPU whose statistics rows could not be allocated when it came
+# online gets them later. The instance's statistics are made with CPU 1
+# offline; the debug knob fails the allocation of its rows when it comes
+# back. Its calls are then dropped as "without memory", and must ask
+# again: the footer's "on 2 CPUs" comes, and CPU 1's calls are counted.
+# Before, only a function past the rows allocated asked for more.
+if [ -w $CPU1 ] && [ -w $H/fail_chunk_cpu ]; then
+	G=instances/race_grow
+	echo 0 > $CPU1
+	mkdir $G
+	echo read_zero > $G/set_ftrace_filter
+	echo function_duration > $G/current_tracer
+	echo 2 > $H/fail_chunk_cpu
+	echo 1 > $CPU1
+	left=$(cat $H/fail_chunk_cpu)
+	taskset -c 1 dd if=/dev/zero of=/dev/null bs=1 count=100 2> /dev/null
+	n=0
+	while ! grep -q '^# memory: .* on 2 CPUs$' $G/function_duration/stats && [ $n -lt 250 ]; do
+		taskset -c 1 dd if=/dev/zero of=/dev/null bs=1 count=1 2> /dev/null
+		sleep 0.02
+		n=$((n + 1))
+	done
+	# (before the reset, which makes new rows on every online CPU)
+	cpus=$(sed -n 's/^# memory: .* on \([0-9]*\) CPUs$/\1/p' $G/function_duration/stats)
+	echo 0 > $G/function_duration/stats
+	taskset -c 1 dd if=/dev/zero of=/dev/null bs=1 count=$CALLS 2> /dev/null
+	counted=$(awk '$NF == "read_zero" { print $1 }' $G/function_duration/stats)
+	echo "races: CPU 1 online without rows (knob left $left): rows on $cpus CPUs, then ${counted:-0} of $CALLS calls counted"
+	echo nop > $G/current_tracer
+	rmdir $G
+	[ "$left" = 0 ] && [ "$cpus" = 2 ] && [ "${counted:-0}" -ge $CALLS ]
+	result "a CPU whose rows failed to allocate gets them on its next calls" $?
 fi
 
 exit 0

@@ -479,6 +479,8 @@ static __init int init_func_duration_debug_hold(void)
 	debugfs_create_u32("hold_pid", 0600, dir, &func_duration_hold_pid);
 	debugfs_create_u32("hold_ms", 0600, dir, &func_duration_hold_ms);
 	debugfs_create_u32("holding", 0400, dir, &func_duration_holding);
+	debugfs_create_u32("fail_chunk_cpu", 0600, dir,
+			   &func_duration_fail_chunk_cpu);
 #ifdef CONFIG_PERF_EVENTS
 	debugfs_create_atomic_t("perf_reads_held", 0600, dir,
 				&func_duration_perf_reads_held);

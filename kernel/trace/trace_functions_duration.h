@@ -225,6 +225,7 @@ struct func_duration_stats {
 	struct irq_work			grow_irq;	/* the counting needs rows */
 	struct work_struct		grow_work;	/* which this allocates */
 	unsigned long			grow_pending;	/* bit 0: asked, not started */
+	unsigned long			grow_retry;	/* jiffies: a chunk failed */
 	u64				start_ns;
 	u64				stop_ns;
 	bool				running;
@@ -232,6 +233,24 @@ struct func_duration_stats {
 
 struct func_duration_stats *func_duration_stats_create(unsigned int max,
 						       unsigned int nr_funcs);
+
+#ifdef CONFIG_FUNCTION_DURATION_DEBUG_HOLD
+/* CPU + 1 whose next chunk allocation fails, for tests; 0: none */
+extern u32 func_duration_fail_chunk_cpu;
+
+static inline bool func_duration_debug_fail_chunk(int cpu)
+{
+	u32 want = cpu + 1;
+
+	return READ_ONCE(func_duration_fail_chunk_cpu) == want &&
+	       cmpxchg(&func_duration_fail_chunk_cpu, want, 0) == want;
+}
+#else
+static inline bool func_duration_debug_fail_chunk(int cpu)
+{
+	return false;
+}
+#endif
 void func_duration_stats_flush(struct func_duration_stats *stats);
 void func_duration_stats_destroy(struct func_duration_stats *stats);
 unsigned int func_duration_stats_sum(struct func_duration_stats *stats,

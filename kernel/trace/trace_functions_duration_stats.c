@@ -392,20 +392,29 @@ void func_duration_stats_drop_no_stack(struct func_duration_stats *stats)
  *
  * The counting never allocates: a row claimed past the chunks allocated
  * asks the work item to allocate more, and its calls are dropped until
- * then. A chunk that could not be allocated is tried again when a later
- * one is needed. Called with preemption disabled, in any context.
+ * then. A chunk that this CPU could not get (the work or its coming
+ * online failed) is asked for again, at most once a second. Called with
+ * preemption disabled, in any context.
  */
 void func_duration_stats_drop_no_mem(struct func_duration_stats *stats,
 				     int row)
 {
 	local_inc(&this_cpu_ptr(stats->drops)->no_mem);
 	/*
+	 * A CPU going offline may be past its last irq_work run: a work
+	 * queued there would never run, and nobody could queue another.
+	 */
+	if (unlikely(!cpu_online(raw_smp_processor_id())))
+		return;
+	if (row >> FUNC_DURATION_CHUNK_SHIFT < READ_ONCE(stats->nr_chunks) &&
+	    time_before(jiffies, READ_ONCE(stats->grow_retry)))
+		return;
+	/*
 	 * Once per growth: the irq_work and the work queueing call traced
 	 * functions too, which would ask again from the irq_work itself, and
 	 * again, and keep the CPU in interrupts before the work can run.
 	 */
-	if (row >> FUNC_DURATION_CHUNK_SHIFT >= READ_ONCE(stats->nr_chunks) &&
-	    !test_and_set_bit(0, &stats->grow_pending))
+	if (!test_and_set_bit(0, &stats->grow_pending))
 		irq_work_queue(&stats->grow_irq);
 }
 
@@ -459,6 +468,9 @@ func_duration_chunk_alloc(size_t size, int cpu, size_t *bytes)
 	const gfp_t gfp = GFP_KERNEL | __GFP_NOWARN | __GFP_ZERO;
 	int node = cpu_to_node(cpu);
 
+	if (func_duration_debug_fail_chunk(cpu))
+		return NULL;
+
 	if (size <= PAGE_SIZE) {
 		*bytes = kmalloc_size_roundup(size);
 		return kmalloc_node(size, gfp, node);
@@ -466,6 +478,10 @@ func_duration_chunk_alloc(size_t size, int cpu, size_t *bytes)
 	*bytes = PAGE_ALIGN(size);
 	return __vmalloc_node(size, 1, gfp, node, __builtin_return_address(0));
 }
+
+#ifdef CONFIG_FUNCTION_DURATION_DEBUG_HOLD
+u32 func_duration_fail_chunk_cpu;
+#endif
 
 /* Allocate the first @nr chunks of @cpu that are missing. */
 static int func_duration_stats_grow_cpu(struct func_duration_stats *stats,
@@ -538,8 +554,9 @@ static void func_duration_stats_grow_workfn(struct work_struct *work)
 	clear_bit(0, &stats->grow_pending);
 	/* Pairs with test_and_set_bit() in func_duration_stats_drop_no_mem() */
 	smp_mb__after_atomic();
-	func_duration_stats_reserve(stats, func_duration_stats_nr_rows(stats) +
-				    FUNC_DURATION_CHUNK_ROWS);
+	if (func_duration_stats_reserve(stats, func_duration_stats_nr_rows(stats) +
+					FUNC_DURATION_CHUNK_ROWS))
+		WRITE_ONCE(stats->grow_retry, jiffies + HZ);
 }
 
 /* Queued by the counting, in any context: the work can sleep. */
@@ -682,6 +699,7 @@ struct func_duration_stats *func_duration_stats_create(unsigned int max,
 	INIT_LIST_HEAD(&stats->list);
 	init_irq_work(&stats->grow_irq, func_duration_stats_grow_irq);
 	INIT_WORK(&stats->grow_work, func_duration_stats_grow_workfn);
+	stats->grow_retry = jiffies;
 
 	stats->max = max;
 	/* A quarter full at most, so that probes are short */
