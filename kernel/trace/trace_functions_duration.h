@@ -12,6 +12,7 @@
 #include <linux/hash.h>
 #include <linux/irq_work.h>
 #include <linux/jump_label.h>
+#include <linux/kref.h>
 #include <linux/list.h>
 #include <linux/log2.h>
 #include <linux/percpu.h>
@@ -229,6 +230,8 @@ struct func_duration_stats {
 	u64				start_ns;
 	u64				stop_ns;
 	bool				running;
+	unsigned long			gen;		/* counts the clears */
+	struct kref			ref;		/* the tracer's, a reader's */
 };
 
 struct func_duration_stats *func_duration_stats_create(unsigned int max,

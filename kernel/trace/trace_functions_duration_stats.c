@@ -639,23 +639,12 @@ static void func_duration_stats_forget_names(struct func_duration_stats *stats)
 	}
 }
 
-/**
- * func_duration_stats_destroy - free statistics
- * @stats: what func_duration_stats_create() returned, or NULL
- */
-void func_duration_stats_destroy(struct func_duration_stats *stats)
+static void func_duration_stats_free(struct kref *ref)
 {
+	struct func_duration_stats *stats =
+		container_of(ref, struct func_duration_stats, ref);
 	unsigned int i;
 	int cpu;
-
-	if (!stats)
-		return;
-	/* Nothing allocates rows for them any more. */
-	irq_work_sync(&stats->grow_irq);
-	cancel_work_sync(&stats->grow_work);
-	mutex_lock(&func_duration_chunks_mutex);
-	list_del_init(&stats->list);
-	mutex_unlock(&func_duration_chunks_mutex);
 
 	if (stats->chunks) {
 		for_each_possible_cpu(cpu) {
@@ -671,6 +660,27 @@ void func_duration_stats_destroy(struct func_duration_stats *stats)
 	func_duration_stats_forget_names(stats);
 	kvfree(stats->names);
 	kfree(stats);
+}
+
+/**
+ * func_duration_stats_destroy - free statistics
+ * @stats: what func_duration_stats_create() returned, or NULL
+ *
+ * A reader of the stats or hist file that still has them open frees them
+ * when it closes it.
+ */
+void func_duration_stats_destroy(struct func_duration_stats *stats)
+{
+	if (!stats)
+		return;
+	/* Nothing allocates rows for them any more. */
+	irq_work_sync(&stats->grow_irq);
+	cancel_work_sync(&stats->grow_work);
+	mutex_lock(&func_duration_chunks_mutex);
+	list_del_init(&stats->list);
+	mutex_unlock(&func_duration_chunks_mutex);
+
+	kref_put(&stats->ref, func_duration_stats_free);
 }
 
 /**
@@ -696,6 +706,7 @@ struct func_duration_stats *func_duration_stats_create(unsigned int max,
 	stats = kzalloc_obj(*stats, gfp);
 	if (!stats)
 		return NULL;
+	kref_init(&stats->ref);
 	INIT_LIST_HEAD(&stats->list);
 	init_irq_work(&stats->grow_irq, func_duration_stats_grow_irq);
 	INIT_WORK(&stats->grow_work, func_duration_stats_grow_workfn);
@@ -770,6 +781,8 @@ static void func_duration_stats_clear(struct func_duration_stats *stats,
 	}
 	stats->start_ns = ktime_get_mono_fast_ns();
 	stats->stop_ns = stats->start_ns;
+	/* A reader that has the file open stops printing rows. */
+	WRITE_ONCE(stats->gen, stats->gen + 1);
 }
 
 /*
@@ -801,8 +814,9 @@ static unsigned long func_duration_stats_traceable(struct trace_array *tr)
  * @tr: the trace array whose function_duration tracer starts
  *
  * Called before the tracer's callbacks are registered. The statistics of
- * the previous run are dropped; the memory is kept when its limit has not
- * changed, and grown to the rows of the functions @tr can trace.
+ * the previous run are dropped; their memory is kept when it has the
+ * limit of this run and no more rows than the functions @tr can trace,
+ * and grown to those rows.
  *
  * Return: 0, -ENOMEM, or -EBUSY if they are still running (a bug).
  */
@@ -818,8 +832,14 @@ int func_duration_stats_start(struct trace_array *tr)
 	/* The tracer stops before it starts again: a reset was missed. */
 	if (WARN_ON_ONCE(stats && stats->running))
 		return -EBUSY;
-	/* No callback of the previous run is left (the tracer's reset). */
-	if (stats && stats->max != max) {
+	/*
+	 * No callback of the previous run is left (the tracer's reset). The
+	 * memory follows this run: rows for more functions than it can
+	 * trace, left by a wider run, are freed.
+	 */
+	if (stats && (stats->max != max ||
+		      READ_ONCE(stats->nr_chunks) >
+		      func_duration_chunks(nr_funcs ?: 1))) {
 		RCU_INIT_POINTER(tr->func_duration_stats, NULL);
 		func_duration_stats_destroy(stats);
 		stats = NULL;
@@ -878,8 +898,18 @@ void func_duration_free_stats(struct trace_array *tr)
 }
 
 /* ---------------------------------------------------------------------
- * Reading: a snapshot summed over the CPUs, taken when the file is opened
+ * Reading: the order and the footer are summed over the CPUs when the file
+ * is opened, each row again when it is printed. A snapshot of every row
+ * would copy 1.2 KB per function (76 MB at 65536 functions) on each read.
  */
+
+/* A row of the snapshot: what sorts it, and where its counts are */
+struct func_duration_sorted {
+	u64		total;
+	unsigned long	func;
+	char		*name;		/* of an unloaded function, or NULL */
+	unsigned int	index;		/* in the statistics */
+};
 
 struct func_duration_snapshot {
 	struct trace_array	*tr;
@@ -901,7 +931,11 @@ struct func_duration_snapshot {
 	u64			no_mem;
 	u64			window_ns;
 	unsigned int		nr_rows;
-	struct func_duration_row *rows;
+	struct func_duration_sorted *entries;
+	struct func_duration_stats *stats;	/* a reference, or NULL */
+	unsigned long		gen;		/* of @stats, when opened */
+	bool			stale;		/* rows left out: a reset */
+	struct func_duration_row row;		/* the one being printed */
 };
 
 /* The rows claimed so far: the rows a reader may look at */
@@ -979,19 +1013,19 @@ unsigned int func_duration_stats_sum(struct func_duration_stats *stats,
 	return found;
 }
 
-static int func_duration_row_cmp(const void *a, const void *b)
+static int func_duration_sorted_cmp(const void *a, const void *b)
 {
-	const struct func_duration_row *ra = a, *rb = b;
+	const struct func_duration_sorted *ea = a, *eb = b;
 
-	if (ra->total != rb->total)
-		return ra->total < rb->total ? 1 : -1;
-	return ra->func < rb->func ? -1 : ra->func > rb->func;
+	if (ea->total != eb->total)
+		return ea->total < eb->total ? 1 : -1;
+	return ea->func < eb->func ? -1 : ea->func > eb->func;
 }
 
 static int func_duration_snapshot_take(struct func_duration_snapshot *snap)
 {
+	struct func_duration_row *row = &snap->row;
 	struct func_duration_stats *stats;
-	struct func_duration_row *row;
 	unsigned int nr, i;
 	int cpu;
 
@@ -1023,39 +1057,72 @@ static int func_duration_snapshot_take(struct func_duration_snapshot *snap)
 			snap->alloc_cpus++;
 	}
 
-	snap->rows = kvcalloc(nr ?: 1, sizeof(*snap->rows), GFP_KERNEL);
-	if (!snap->rows) {
+	snap->entries = kvcalloc(nr ?: 1, sizeof(*snap->entries), GFP_KERNEL);
+	if (!snap->entries) {
 		mutex_unlock(&func_duration_stats_mutex);
 		return -ENOMEM;
 	}
 
 	for (i = 0; i < nr; i++) {
 		unsigned long func = READ_ONCE(stats->funcs[i]);
+		struct func_duration_sorted *entry;
 
 		/* Up to 65536 rows, each summed over every CPU */
 		cond_resched();
 		if (!func)
 			continue;
 		snap->nr_funcs++;
-		row = &snap->rows[snap->nr_rows];
 		func_duration_row_sum(stats, i, row);
 		if (!row->calls)
 			continue;
-		row->func = func;
+		entry = &snap->entries[snap->nr_rows];
+		entry->total = row->total;
+		entry->func = func;
+		entry->index = i;
 		if (func == FUNC_DURATION_UNLOADED)
-			row->name = kstrdup(stats->names[i], GFP_KERNEL);
+			entry->name = kstrdup(stats->names[i], GFP_KERNEL);
 		snap->calls += row->calls;
 		snap->total += row->total;
 		snap->bd_calls += row->bd_calls;
 		snap->nr_rows++;
 	}
+	/* The rows are read again as they are printed. */
+	kref_get(&stats->ref);
+	snap->stats = stats;
+	snap->gen = stats->gen;
 out:
 	mutex_unlock(&func_duration_stats_mutex);
 
-	sort(snap->rows, snap->nr_rows, sizeof(*snap->rows),
-	     func_duration_row_cmp, NULL);
+	sort(snap->entries, snap->nr_rows, sizeof(*snap->entries),
+	     func_duration_sorted_cmp, NULL);
 
 	return 0;
+}
+
+/*
+ * Row @i of the snapshot, summed now: NULL once the statistics were
+ * cleared since the file was opened, which the footer says.
+ */
+static struct func_duration_row *
+func_duration_snapshot_row(struct func_duration_snapshot *snap, unsigned int i)
+{
+	struct func_duration_sorted *entry = &snap->entries[i];
+	struct func_duration_stats *stats = snap->stats;
+	struct func_duration_row *row = &snap->row;
+
+	if (READ_ONCE(stats->gen) != snap->gen ||
+	    READ_ONCE(stats->funcs[entry->index]) != entry->func)
+		goto stale;
+	func_duration_row_sum(stats, entry->index, row);
+	/* Cleared while it was summed */
+	if (!row->calls)
+		goto stale;
+	row->func = entry->func;
+	row->name = entry->name;
+	return row;
+stale:
+	snap->stale = true;
+	return NULL;
 }
 
 static void func_duration_print_footer(struct seq_file *m,
@@ -1076,6 +1143,8 @@ static void func_duration_print_footer(struct seq_file *m,
 	seq_printf(m, "# calls with a breakdown: %llu\n", snap->bd_calls);
 	seq_printf(m, "# window: %llu ns, %s\n", snap->window_ns,
 		   snap->running ? "running" : "stopped");
+	if (snap->stale)
+		seq_puts(m, "# reset while this file was read: rows left out\n");
 }
 
 /* seq_file positions: 0 is the header, 1..nr_rows the rows, then the footer */
@@ -1125,7 +1194,9 @@ static int func_duration_stats_show(struct seq_file *m, void *v)
 		return 0;
 	}
 
-	row = &snap->rows[pos - 1];
+	row = func_duration_snapshot_row(snap, pos - 1);
+	if (!row)
+		return SEQ_SKIP;
 	seq_printf(m, "  %10llu %15llu %15llu %12llu %12llu %12llu %12llu %12llu %12llu %12llu %10llu %15llu %15llu %15llu %15llu  ",
 		   row->calls, row->total, row->self,
 		   div64_u64(row->total, row->calls), row->min, row->max,
@@ -1190,6 +1261,7 @@ static int func_duration_hist_show(struct seq_file *m, void *v)
 {
 	struct func_duration_snapshot *snap = m->private;
 	unsigned long pos = (unsigned long)v - 1;
+	struct func_duration_row *row;
 
 	if (pos == 0) {
 		seq_puts(m, "# function_duration histograms: log2 buckets of ns, in the order of stats\n");
@@ -1200,7 +1272,10 @@ static int func_duration_hist_show(struct seq_file *m, void *v)
 		func_duration_print_footer(m, snap);
 		return 0;
 	}
-	func_duration_print_hist(m, &snap->rows[pos - 1]);
+	row = func_duration_snapshot_row(snap, pos - 1);
+	if (!row)
+		return SEQ_SKIP;
+	func_duration_print_hist(m, row);
 	return 0;
 }
 
@@ -1304,8 +1379,10 @@ static int func_duration_seq_release(struct inode *inode, struct file *filp)
 					    FUNC_DURATION_ERR_NOMEM);
 	}
 	for (i = 0; i < snap->nr_rows; i++)
-		kfree(snap->rows[i].name);
-	kvfree(snap->rows);
+		kfree(snap->entries[i].name);
+	kvfree(snap->entries);
+	if (snap->stats)
+		kref_put(&snap->stats->ref, func_duration_stats_free);
 	seq_release_private(inode, filp);
 	trace_array_put(tr);
 

@@ -36,6 +36,7 @@ struct trace_ctx {
 	struct tep_event	*fd_event, *stack_event;
 	struct fd_event		*kept;
 	unsigned long		nr_kept;	/* ever; kept[nr % keep] */
+	unsigned long		stop_nr;	/* -a: the stopping call's nr + 1 */
 	unsigned long		keep;		/* KEEP_EVENTS with -a, else 1 */
 	unsigned long long	stack[MAX_STACK];
 	int			stack_len, stack_pid;
@@ -213,6 +214,27 @@ static void print_event(struct trace_ctx *c, FILE *f, struct fd_event *e)
 	}
 }
 
+/*
+ * -a: the stacktrace trigger writes its stack right after the call that
+ * fired it, on the same CPU, where the buffer keeps the order. A call at
+ * or over the threshold read later may have been in flight on another
+ * CPU when the traceoff trigger stopped the buffer.
+ */
+static unsigned long stopping_call(struct trace_ctx *c, int cpu, int pid)
+{
+	unsigned long first = c->nr_kept > c->keep ? c->nr_kept - c->keep : 0;
+	unsigned long i;
+	struct fd_event *e;
+
+	for (i = c->nr_kept; i-- > first;) {
+		e = &c->kept[i % c->keep];
+		if (e->cpu == cpu && e->pid == pid &&
+		    e->duration >= c->s->params->auto_ns)
+			return i + 1;
+	}
+	return 0;
+}
+
 static int on_event(struct tep_event *ev, struct tep_record *rec, int cpu, void *data)
 {
 	struct trace_ctx *c = data;
@@ -237,6 +259,8 @@ static int on_event(struct tep_event *ev, struct tep_record *rec, int cpu, void 
 				break;
 			c->stack[c->stack_len++] = a;
 		}
+		if (c->s->params->auto_ns && !c->stop_nr)
+			c->stop_nr = stopping_call(c, cpu, c->stack_pid);
 		return 0;
 	}
 	if (ev != c->fd_event)
@@ -347,11 +371,16 @@ static int auto_report(struct trace_ctx *c)
 	struct fd_stats st;
 	int n = 0;
 
-	for (i = c->nr_kept; i-- > first;) {
-		e = &c->kept[i % c->keep];
-		if (e->duration >= p->auto_ns) {
-			hit = e;
-			break;
+	if (c->stop_nr > first) {
+		hit = &c->kept[(c->stop_nr - 1) % c->keep];
+	} else {
+		/* No stack: the trigger fires on the first call over it */
+		for (i = first; i < c->nr_kept; i++) {
+			e = &c->kept[i % c->keep];
+			if (e->duration >= p->auto_ns) {
+				hit = e;
+				break;
+			}
 		}
 	}
 	format_ns(t, sizeof(t), p->auto_ns);
