@@ -761,6 +761,10 @@ static void func_duration_stats_clear(struct func_duration_stats *stats,
 	unsigned int i;
 	int cpu;
 
+	/* A reader that has the file open stops printing rows. */
+	WRITE_ONCE(stats->gen, stats->gen + 1);
+	/* Pairs with smp_rmb() in func_duration_snapshot_row() */
+	smp_wmb();
 	for_each_possible_cpu(cpu) {
 		/* A chunk allocated meanwhile is zeroed already. */
 		for (i = 0; i < func_duration_chunks(stats->max); i++) {
@@ -781,8 +785,6 @@ static void func_duration_stats_clear(struct func_duration_stats *stats,
 	}
 	stats->start_ns = ktime_get_mono_fast_ns();
 	stats->stop_ns = stats->start_ns;
-	/* A reader that has the file open stops printing rows. */
-	WRITE_ONCE(stats->gen, stats->gen + 1);
 }
 
 /*
@@ -1101,7 +1103,8 @@ out:
 
 /*
  * Row @i of the snapshot, summed now: NULL once the statistics were
- * cleared since the file was opened, which the footer says.
+ * cleared since the file was opened (or while the row was summed), which
+ * the footer says.
  */
 static struct func_duration_row *
 func_duration_snapshot_row(struct func_duration_snapshot *snap, unsigned int i)
@@ -1109,16 +1112,22 @@ func_duration_snapshot_row(struct func_duration_snapshot *snap, unsigned int i)
 	struct func_duration_sorted *entry = &snap->entries[i];
 	struct func_duration_stats *stats = snap->stats;
 	struct func_duration_row *row = &snap->row;
+	unsigned long func;
 
-	if (READ_ONCE(stats->gen) != snap->gen ||
-	    READ_ONCE(stats->funcs[entry->index]) != entry->func)
+	if (READ_ONCE(stats->gen) != snap->gen)
+		goto stale;
+	func = READ_ONCE(stats->funcs[entry->index]);
+	/* Only a clear or a module's unloading changes a row's function. */
+	if (func != entry->func && func != FUNC_DURATION_UNLOADED)
 		goto stale;
 	func_duration_row_sum(stats, entry->index, row);
-	/* Cleared while it was summed */
-	if (!row->calls)
+	/* Pairs with smp_wmb() in func_duration_stats_clear() */
+	smp_rmb();
+	if (READ_ONCE(stats->gen) != snap->gen || !row->calls)
 		goto stale;
-	row->func = entry->func;
-	row->name = entry->name;
+	row->func = func;
+	/* Unloaded since the open: printed as such, its name unknown here */
+	row->name = func == entry->func ? entry->name : NULL;
 	return row;
 stale:
 	snap->stale = true;
