@@ -31,7 +31,7 @@ run: deps
 check: deps
 	@TESTS="$(TESTS)" VANILLA="$(VANILLA)" TORTURE_ITERS="$(ITERS)" $(H)/check.sh
 
-# Not part of make check (CI's command): see README, "Other architectures".
+# Not part of make check (CI's command): see harness/README.md, "Other architectures".
 check-arch: deps
 	@ARCHES="$(ARCHES)" TESTS="$(TESTS)" $(H)/check-arch.sh
 

@@ -10,7 +10,7 @@
 #    (harness/boot-tracing.*), and the tests that read it.
 # Every boot's console must be free of WARN, BUG, lockdep and RCU
 # reports. Ends with 'N passed, N failed, N skipped' over both.
-# Not in make check (CI's command): see README, "Other architectures".
+# Not in make check (CI's command): see harness/README.md, "Other architectures".
 . "$(dirname "$0")/common.sh"
 
 RESULTS=$OUT/check-arch-results.txt

@@ -9,12 +9,12 @@ OUT=${OUT:-$TOP/out}
 # apt configuration. The series is patches/ and the new files at their
 # kernel-tree paths. Everything is built under out/7.3/, so that a move
 # to another base starts beside it, not over it. The series on Linux 6.12
-# is no longer maintained: README.md, "Linux 7.3 and Linux 6.12", names
+# is no longer maintained: docs/port-7.3.md names
 # its last commit.
 case ${BASE:-7.3} in
 7.3) ;;
 *)	echo "harness: error: BASE=$BASE: the harness builds Linux 7.3 only;" \
-		"for 6.12 see README.md, \"Linux 7.3 and Linux 6.12\"" >&2
+		"for 6.12 see docs/port-7.3.md" >&2
 	exit 1;;
 esac
 BASE=7.3
