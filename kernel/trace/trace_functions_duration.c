@@ -136,34 +136,62 @@ static int func_duration_entry(struct ftrace_graph_ent *trace,
 	return 1;
 }
 
+/*
+ * A call is written as funcduration, or with @parts as
+ * funcduration_breakdown: an instance with the breakdown on writes every
+ * call that way, its parts 0 where the call has none.
+ */
+static const struct func_duration_parts func_duration_no_parts;
+
+static __always_inline int
+func_duration_event_type(const struct func_duration_parts *parts)
+{
+	return parts ? TRACE_FUNC_DURATION_BREAKDOWN : TRACE_FUNC_DURATION;
+}
+
+static __always_inline unsigned int
+func_duration_event_size(const struct func_duration_parts *parts)
+{
+	return parts ? sizeof(struct func_duration_breakdown_entry) :
+		       sizeof(struct func_duration_entry);
+}
+
 /* The event's fields, in the ring buffer or in perf's buffer */
 static __always_inline void
-func_duration_fill(struct func_duration_entry *entry,
-		   struct ftrace_graph_ret *trace, u64 calltime, u64 duration,
+func_duration_fill(void *data, struct ftrace_graph_ret *trace,
+		   u64 calltime, u64 duration,
 		   const struct func_duration_parts *parts)
 {
-	entry->func = trace->func;
 	/* Its frame is still on the shadow stack */
-	entry->caller = ftrace_graph_top_ret_addr(current);
+	unsigned long caller = ftrace_graph_top_ret_addr(current);
+	unsigned long retval = 0;
+
 #ifdef CONFIG_FUNCTION_GRAPH_RETVAL
-	entry->retval = trace->retval;
-#else
-	entry->retval = 0;
+	retval = trace->retval;
 #endif
-	entry->calltime = calltime;
-	entry->duration = duration;
 	if (parts) {
+		struct func_duration_breakdown_entry *entry = data;
+
+		entry->func = trace->func;
+		entry->caller = caller;
+		entry->calltime = calltime;
+		entry->duration = duration;
 		entry->running = parts->running;
 		entry->runnable = parts->runnable;
 		entry->blocked = parts->blocked;
 		entry->irq = parts->irq;
+		entry->retval = retval;
+		entry->depth = trace->depth;
 	} else {
-		entry->running = 0;
-		entry->runnable = 0;
-		entry->blocked = 0;
-		entry->irq = 0;
+		struct func_duration_entry *entry = data;
+
+		entry->func = trace->func;
+		entry->caller = caller;
+		entry->calltime = calltime;
+		entry->duration = duration;
+		entry->retval = retval;
+		entry->depth = trace->depth;
 	}
-	entry->depth = trace->depth;
 }
 
 /*
@@ -201,12 +229,14 @@ func_duration_write_file(struct trace_event_file *file,
 			 struct ftrace_graph_ret *trace, u64 calltime, u64 duration,
 			 const struct func_duration_parts *parts)
 {
+	unsigned int size = func_duration_event_size(parts);
+	int type = func_duration_event_type(parts);
 	unsigned long flags = READ_ONCE(file->flags);
 	enum event_trigger_type tt = ETT_NONE;
-	struct func_duration_entry *entry;
 	struct ring_buffer_event *event;
 	struct trace_buffer *buffer;
 	bool keep = true;
+	void *entry;
 
 	if (unlikely(!func_duration_rcu_protected())) {
 		atomic_long_inc(&file->tr->func_duration_file_skipped);
@@ -220,14 +250,11 @@ func_duration_write_file(struct trace_event_file *file,
 
 	/* After them: a snapshot swaps the instance's buffer */
 	buffer = file->tr->array_buffer.buffer;
-	event = trace_buffer_lock_reserve(buffer, TRACE_FUNC_DURATION,
-					  sizeof(*entry), tracing_gen_ctx());
+	event = trace_buffer_lock_reserve(buffer, type, size, tracing_gen_ctx());
 	if (!event) {
 		if (!(flags & EVENT_FILE_FL_TRIGGER_COND))
 			return;
-		event = trace_event_buffer_lock_reserve(&buffer, file,
-							TRACE_FUNC_DURATION,
-							sizeof(*entry),
+		event = trace_event_buffer_lock_reserve(&buffer, file, type, size,
 							tracing_gen_ctx());
 		if (!event)
 			return;
@@ -259,10 +286,11 @@ static void func_duration_write(struct trace_array *tr,
 				struct ftrace_graph_ret *trace, u64 calltime, u64 duration,
 				const struct func_duration_parts *parts)
 {
-	struct trace_event_file *file = tr->func_duration_file;
+	struct trace_event_file *file = parts ? tr->func_duration_breakdown_file :
+						tr->func_duration_file;
 	struct trace_buffer *buffer = tr->array_buffer.buffer;
-	struct func_duration_entry *entry;
 	struct ring_buffer_event *event;
+	struct trace_entry *entry;
 	unsigned int trace_ctx;
 
 	if (unlikely(file && (file->flags & (EVENT_FILE_FL_TRIGGER_MODE |
@@ -273,12 +301,13 @@ static void func_duration_write(struct trace_array *tr,
 
 	/* The context before the reserve, which disables preemption */
 	trace_ctx = tracing_gen_ctx();
-	event = ring_buffer_lock_reserve(buffer, sizeof(*entry));
+	event = ring_buffer_lock_reserve(buffer, func_duration_event_size(parts));
 	if (!event)
 		return;	/* counted by the ring buffer as dropped */
 
 	entry = ring_buffer_event_data(event);
-	tracing_generic_entry_update(&entry->ent, TRACE_FUNC_DURATION, trace_ctx);
+	tracing_generic_entry_update(entry, func_duration_event_type(parts),
+				     trace_ctx);
 	func_duration_fill(entry, trace, calltime, duration, parts);
 	/* The task's comm, for the output, as any commit asks */
 	__this_cpu_write(trace_taskinfo_save, true);
@@ -286,33 +315,40 @@ static void func_duration_write(struct trace_array *tr,
 }
 
 #ifdef CONFIG_PERF_EVENTS
-/* perf has the event open: on from its register to its unregister */
+/* perf has each event open: on from its register to its unregister */
 static DEFINE_STATIC_KEY_FALSE(func_duration_perf_key);
+static DEFINE_STATIC_KEY_FALSE(func_duration_perf_breakdown_key);
 
 /**
- * func_duration_event_reg - register function of the funcduration event
- * @call: the event
+ * func_duration_event_reg - register function of the funcduration events
+ * @call: the event, funcduration or funcduration_breakdown
  * @type: what is asked
  * @data: unused
  *
  * The tracer writes the event, so there is nothing to register but
  * perf's use of it. perf frees its per-CPU lists and buffers after it
  * unregisters the event and waits for the readers of tracepoint_srcu:
- * the writer tests the key in that read side before it reads them, so
- * that the wait fences it, as it fences a tracepoint's probes. Called
- * under event_mutex, on perf's first register and last unregister.
+ * the writer tests the event's key in that read side before it reads
+ * them, so that the wait fences it, as it fences a tracepoint's probes.
+ * Called under event_mutex, on perf's first register and last unregister
+ * of each event.
  *
  * Return: 0
  */
 int func_duration_event_reg(struct trace_event_call *call,
 			    enum trace_reg type, void *data)
 {
+	struct static_key_false *key = &func_duration_perf_key;
+
+	if (call == &event_funcduration_breakdown)
+		key = &func_duration_perf_breakdown_key;
+
 	switch (type) {
 	case TRACE_REG_PERF_REGISTER:
-		static_branch_enable(&func_duration_perf_key);
+		static_branch_enable(key);
 		break;
 	case TRACE_REG_PERF_UNREGISTER:
-		static_branch_disable(&func_duration_perf_key);
+		static_branch_disable(key);
 		break;
 	default:
 		break;
@@ -342,7 +378,8 @@ static inline void func_duration_debug_perf_read(void) { }
 
 static __always_inline bool func_duration_perf_on(struct trace_array *tr)
 {
-	return static_branch_unlikely(&func_duration_perf_key) &&
+	return (static_branch_unlikely(&func_duration_perf_key) ||
+		static_branch_unlikely(&func_duration_perf_breakdown_key)) &&
 	       READ_ONCE(tr->func_duration_perf);
 }
 
@@ -361,12 +398,13 @@ func_duration_perf_write(struct trace_array *tr, struct ftrace_graph_ret *trace,
 			 const struct func_duration_parts *parts)
 {
 	/* A perf raw record: the u32 size, then the entry, to a u64 */
-	const int size = ALIGN(sizeof(struct func_duration_entry) + sizeof(u32),
+	const int size = ALIGN(func_duration_event_size(parts) + sizeof(u32),
 			       sizeof(u64)) - sizeof(u32);
-	struct trace_event_call *call = &event_funcduration;
-	struct func_duration_entry *entry;
+	struct trace_event_call *call = parts ? &event_funcduration_breakdown :
+						&event_funcduration;
 	struct hlist_head *head;
 	struct pt_regs *regs;
+	void *entry;
 	int rctx;
 
 	if (unlikely(!func_duration_rcu_protected())) {
@@ -374,11 +412,12 @@ func_duration_perf_write(struct trace_array *tr, struct ftrace_graph_ret *trace,
 		return;
 	}
 	/*
-	 * perf's unregister turns the key off, then waits for this read
-	 * side before it frees its lists: tested again inside it.
+	 * perf's unregister turns the event's key off, then waits for this
+	 * read side before it frees its lists: tested again inside it.
 	 */
 	guard(srcu_fast_notrace)(&tracepoint_srcu);
-	if (!static_branch_unlikely(&func_duration_perf_key))
+	if (parts ? !static_branch_unlikely(&func_duration_perf_breakdown_key) :
+		    !static_branch_unlikely(&func_duration_perf_key))
 		return;
 	func_duration_debug_perf_read();
 	head = this_cpu_ptr(READ_ONCE(call->perf_events));
@@ -520,10 +559,12 @@ static void func_duration_return(struct ftrace_graph_ret *trace,
 	unsigned long *task_var = fgraph_get_task_var(gops);
 	struct func_duration_parts *parts = NULL;
 	struct trace_array *tr = gops->private;
+	const struct func_duration_parts *event_parts;
 	struct func_duration_stats *stats;
 	struct func_duration_frame *frame;
 	u64 duration, rettime;
 	unsigned long flags;
+	bool breakdown;
 	int size;
 
 	/* Its own test, without looking the task variable up again */
@@ -553,9 +594,9 @@ static void func_duration_return(struct ftrace_graph_ret *trace,
 	 * that noted the task's totals on entry, with the breakdown still
 	 * on, is broken down over the same window as its duration.
 	 */
-	if (size < sizeof(*frame) ||
-	    !static_branch_unlikely(&func_duration_breakdown_key) ||
-	    !READ_ONCE(tr->func_duration_breakdown)) {
+	breakdown = static_branch_unlikely(&func_duration_breakdown_key) &&
+		    READ_ONCE(tr->func_duration_breakdown);
+	if (size < sizeof(*frame) || !breakdown) {
 		rettime = trace_clock_local();
 		duration = rettime - frame->calltime;
 	} else {
@@ -584,11 +625,14 @@ static void func_duration_return(struct ftrace_graph_ret *trace,
 	    duration < func_duration_threshold_get(tr))
 		return;
 
+	/* The event follows the instance's breakdown, known parts or not */
+	event_parts = breakdown ? (parts ?: &func_duration_no_parts) : NULL;
+
 	/* The core holds the recursion lock, with preemption disabled */
-	func_duration_write(tr, trace, frame->calltime, duration, parts);
+	func_duration_write(tr, trace, frame->calltime, duration, event_parts);
 	if (func_duration_perf_on(tr))
 		func_duration_perf_write(tr, trace, frame->calltime, duration,
-					 parts);
+					 event_parts);
 }
 
 /* ---------------------------------------------------------------------
@@ -643,47 +687,85 @@ static void func_duration_print_us(struct trace_seq *s, const char *label,
 	trace_seq_printf(s, "%s%llu.%03u", label, ns, rem);
 }
 
+/* A call as either event has it: @parts is NULL in a funcduration event */
+struct func_duration_call {
+	unsigned long				func, caller, retval;
+	u64					calltime, duration;
+	int					depth;
+	const struct func_duration_parts	*parts;
+	struct func_duration_parts		bd;
+};
+
+static void func_duration_call_of(const struct trace_entry *ent,
+				  struct func_duration_call *call)
+{
+	const struct func_duration_breakdown_entry *bd;
+	const struct func_duration_entry *fd;
+
+	if (ent->type == TRACE_FUNC_DURATION_BREAKDOWN) {
+		bd = container_of(ent, struct func_duration_breakdown_entry, ent);
+		*call = (struct func_duration_call) {
+			.func = bd->func, .caller = bd->caller,
+			.retval = bd->retval, .calltime = bd->calltime,
+			.duration = bd->duration, .depth = bd->depth,
+			.bd = { .running = bd->running, .runnable = bd->runnable,
+				.blocked = bd->blocked, .irq = bd->irq },
+		};
+		call->parts = &call->bd;
+		return;
+	}
+	fd = container_of(ent, struct func_duration_entry, ent);
+	*call = (struct func_duration_call) {
+		.func = fd->func, .caller = fd->caller, .retval = fd->retval,
+		.calltime = fd->calltime, .duration = fd->duration,
+		.depth = fd->depth,
+	};
+}
+
 static enum print_line_t func_duration_event_trace(struct trace_iterator *iter,
 						   int sym_flags,
 						   struct trace_event *event)
 {
 	u32 options = func_duration_options(iter->tr);
-	struct func_duration_entry *field;
+	const struct func_duration_parts *parts;
 	struct trace_seq *s = &iter->seq;
+	struct func_duration_call call;
 	u64 duration, calltime;
 	u32 rem;
 
-	trace_assign_type(field, iter->ent);
+	func_duration_call_of(iter->ent, &call);
+	parts = call.parts;
 
 	/* The call time is in the clock of the duration: trace_clock_local() */
 	if (options & FUNC_DURATION_PRINT_CALLTIME) {
-		calltime = field->calltime;
+		calltime = call.calltime;
 		rem = do_div(calltime, NSEC_PER_SEC);
 		trace_seq_printf(s, "%5llu.%06u | ", calltime,
 				 rem / (u32)NSEC_PER_USEC);
 	}
 
 	/* The function graph delay marker, then microseconds */
-	duration = field->duration;
+	duration = call.duration;
 	rem = do_div(duration, NSEC_PER_USEC);
 	trace_seq_printf(s, "%c %9llu.%03u us |  ",
-			 trace_find_mark(field->duration), duration, rem);
+			 trace_find_mark(call.duration), duration, rem);
 
-	func_duration_print_sym(s, field->func, sym_flags);
+	func_duration_print_sym(s, call.func, sym_flags);
 	if (!iter->tr || (iter->tr->trace_flags & TRACE_ITER(PRINT_PARENT))) {
 		trace_seq_puts(s, " <- ");
-		func_duration_print_sym(s, field->caller, sym_flags);
+		func_duration_print_sym(s, call.caller, sym_flags);
 	}
-	/* A call with a breakdown: its parts add up to the duration */
-	if (field->running | field->runnable | field->blocked | field->irq) {
-		func_duration_print_us(s, " = run ", field->running);
-		func_duration_print_us(s, " + wait ", field->runnable);
-		func_duration_print_us(s, " + blk ", field->blocked);
-		func_duration_print_us(s, " + irq ", field->irq);
+	/* A call with known parts: they add up to the duration */
+	if (parts && (parts->running | parts->runnable | parts->blocked |
+		      parts->irq)) {
+		func_duration_print_us(s, " = run ", parts->running);
+		func_duration_print_us(s, " + wait ", parts->runnable);
+		func_duration_print_us(s, " + blk ", parts->blocked);
+		func_duration_print_us(s, " + irq ", parts->irq);
 		trace_seq_puts(s, " us");
 	}
 	if (options & FUNC_DURATION_PRINT_RETVAL)
-		trace_seq_printf(s, " ret=0x%lx", field->retval);
+		trace_seq_printf(s, " ret=0x%lx", call.retval);
 	trace_seq_putc(s, '\n');
 
 	return trace_handle_return(s);
@@ -693,36 +775,41 @@ static enum print_line_t func_duration_event_raw(struct trace_iterator *iter,
 						 int sym_flags,
 						 struct trace_event *event)
 {
-	struct func_duration_entry *field;
+	struct func_duration_call call;
+	struct trace_seq *s = &iter->seq;
 
-	trace_assign_type(field, iter->ent);
-	trace_seq_printf(&iter->seq, "%lx %lx %llu %llu %d %llu %llu %llu %llu %lx\n",
-			 field->func, field->caller, field->calltime,
-			 field->duration, field->depth, field->running,
-			 field->runnable, field->blocked, field->irq,
-			 field->retval);
+	func_duration_call_of(iter->ent, &call);
+	trace_seq_printf(s, "%lx %lx %llu %llu %d", call.func, call.caller,
+			 call.calltime, call.duration, call.depth);
+	if (call.parts)
+		trace_seq_printf(s, " %llu %llu %llu %llu", call.parts->running,
+				 call.parts->runnable, call.parts->blocked,
+				 call.parts->irq);
+	trace_seq_printf(s, " %lx\n", call.retval);
 
-	return trace_handle_return(&iter->seq);
+	return trace_handle_return(s);
 }
 
 static enum print_line_t func_duration_event_hex(struct trace_iterator *iter,
 						 int sym_flags,
 						 struct trace_event *event)
 {
-	struct func_duration_entry *field;
+	struct func_duration_call call;
 	struct trace_seq *s = &iter->seq;
 
-	trace_assign_type(field, iter->ent);
-	SEQ_PUT_HEX_FIELD(s, field->func);
-	SEQ_PUT_HEX_FIELD(s, field->caller);
-	SEQ_PUT_HEX_FIELD(s, field->calltime);
-	SEQ_PUT_HEX_FIELD(s, field->duration);
-	SEQ_PUT_HEX_FIELD(s, field->depth);
-	SEQ_PUT_HEX_FIELD(s, field->running);
-	SEQ_PUT_HEX_FIELD(s, field->runnable);
-	SEQ_PUT_HEX_FIELD(s, field->blocked);
-	SEQ_PUT_HEX_FIELD(s, field->irq);
-	SEQ_PUT_HEX_FIELD(s, field->retval);
+	func_duration_call_of(iter->ent, &call);
+	SEQ_PUT_HEX_FIELD(s, call.func);
+	SEQ_PUT_HEX_FIELD(s, call.caller);
+	SEQ_PUT_HEX_FIELD(s, call.calltime);
+	SEQ_PUT_HEX_FIELD(s, call.duration);
+	SEQ_PUT_HEX_FIELD(s, call.depth);
+	if (call.parts) {
+		SEQ_PUT_HEX_FIELD(s, call.parts->running);
+		SEQ_PUT_HEX_FIELD(s, call.parts->runnable);
+		SEQ_PUT_HEX_FIELD(s, call.parts->blocked);
+		SEQ_PUT_HEX_FIELD(s, call.parts->irq);
+	}
+	SEQ_PUT_HEX_FIELD(s, call.retval);
 
 	return trace_handle_return(s);
 }
@@ -731,20 +818,22 @@ static enum print_line_t func_duration_event_bin(struct trace_iterator *iter,
 						 int sym_flags,
 						 struct trace_event *event)
 {
-	struct func_duration_entry *field;
+	struct func_duration_call call;
 	struct trace_seq *s = &iter->seq;
 
-	trace_assign_type(field, iter->ent);
-	SEQ_PUT_FIELD(s, field->func);
-	SEQ_PUT_FIELD(s, field->caller);
-	SEQ_PUT_FIELD(s, field->calltime);
-	SEQ_PUT_FIELD(s, field->duration);
-	SEQ_PUT_FIELD(s, field->depth);
-	SEQ_PUT_FIELD(s, field->running);
-	SEQ_PUT_FIELD(s, field->runnable);
-	SEQ_PUT_FIELD(s, field->blocked);
-	SEQ_PUT_FIELD(s, field->irq);
-	SEQ_PUT_FIELD(s, field->retval);
+	func_duration_call_of(iter->ent, &call);
+	SEQ_PUT_FIELD(s, call.func);
+	SEQ_PUT_FIELD(s, call.caller);
+	SEQ_PUT_FIELD(s, call.calltime);
+	SEQ_PUT_FIELD(s, call.duration);
+	SEQ_PUT_FIELD(s, call.depth);
+	if (call.parts) {
+		SEQ_PUT_FIELD(s, call.parts->running);
+		SEQ_PUT_FIELD(s, call.parts->runnable);
+		SEQ_PUT_FIELD(s, call.parts->blocked);
+		SEQ_PUT_FIELD(s, call.parts->irq);
+	}
+	SEQ_PUT_FIELD(s, call.retval);
 
 	return trace_handle_return(s);
 }
@@ -758,6 +847,11 @@ static struct trace_event_functions func_duration_event_funcs = {
 
 static struct trace_event func_duration_event = {
 	.type		= TRACE_FUNC_DURATION,
+	.funcs		= &func_duration_event_funcs,
+};
+
+static struct trace_event func_duration_breakdown_event = {
+	.type		= TRACE_FUNC_DURATION_BREAKDOWN,
 	.funcs		= &func_duration_event_funcs,
 };
 
@@ -781,14 +875,19 @@ static void func_duration_print_lost(struct seq_file *m,
 		   overrun, dropped);
 }
 
-/* While the event has a filter or triggers, or some call skipped them */
+static bool func_duration_file_on(struct trace_event_file *file)
+{
+	return file && (READ_ONCE(file->flags) &
+			(EVENT_FILE_FL_TRIGGER_MODE | EVENT_FILE_FL_FILTERED));
+}
+
+/* While an event has a filter or triggers, or some call skipped them */
 static void func_duration_print_skipped(struct seq_file *m,
 					struct trace_array *tr)
 {
-	struct trace_event_file *file = tr->func_duration_file;
 	long skipped = atomic_long_read(&tr->func_duration_file_skipped);
-	bool on = file && (READ_ONCE(file->flags) &
-			   (EVENT_FILE_FL_TRIGGER_MODE | EVENT_FILE_FL_FILTERED));
+	bool on = func_duration_file_on(tr->func_duration_file) ||
+		  func_duration_file_on(tr->func_duration_breakdown_file);
 
 	if (on || skipped)
 		seq_printf(m, "# filter and triggers: %s, %ld calls skipped where RCU does not protect them\n",
@@ -865,6 +964,8 @@ static int func_duration_trace_init(struct trace_array *tr)
 	 */
 	lockdep_assert_held(&trace_types_lock);
 	tr->func_duration_file = __find_event_file(tr, "ftrace", "funcduration");
+	tr->func_duration_breakdown_file =
+		__find_event_file(tr, "ftrace", "funcduration_breakdown");
 
 	tr->gops->entryfunc = func_duration_entry;
 	tr->gops->retfunc = func_duration_return;
@@ -1291,26 +1392,40 @@ out:
 
 static __init int init_func_duration_tracer(void)
 {
+	struct trace_event_call *calls[] = {
+		&event_funcduration, &event_funcduration_breakdown,
+	};
+	int i;
+
 	/* Before the event directories exist: the writer runs both */
-	event_funcduration.flags |= TRACE_EVENT_FL_TRIGGER | TRACE_EVENT_FL_FILTER |
-				    TRACE_EVENT_FL_BPF;
+	for (i = 0; i < ARRAY_SIZE(calls); i++) {
+		calls[i]->flags |= TRACE_EVENT_FL_TRIGGER | TRACE_EVENT_FL_FILTER |
+				   TRACE_EVENT_FL_BPF;
 #ifdef CONFIG_PERF_EVENTS
-	event_funcduration.perf_perm = func_duration_perf_perm;
+		calls[i]->perf_perm = func_duration_perf_perm;
 #endif
+	}
 
 	func_duration_threshold_set(top_trace_array(), func_duration_boot_threshold);
 
-	if (!register_trace_event(&func_duration_event)) {
-		pr_warn("function_duration: could not register event output\n");
-		return 1;
-	}
+	if (!register_trace_event(&func_duration_event))
+		goto err;
+	if (!register_trace_event(&func_duration_breakdown_event))
+		goto err_event;
 
 	if (register_tracer(&func_duration_tracer)) {
 		pr_warn("function_duration: could not register tracer\n");
+		unregister_trace_event(&func_duration_breakdown_event);
 		unregister_trace_event(&func_duration_event);
 		return 1;
 	}
 
 	return 0;
+
+err_event:
+	unregister_trace_event(&func_duration_event);
+err:
+	pr_warn("function_duration: could not register event output\n");
+	return 1;
 }
 core_initcall(init_func_duration_tracer);

@@ -47,6 +47,8 @@ FD_TOP_FILES="current_tracer tracing_on set_ftrace_filter set_ftrace_notrace
 	options/overwrite
 	buffer_size_kb function_duration/threshold_ns function_duration/breakdown
 	events/ftrace/funcduration/trigger events/ftrace/funcduration/filter
+	events/ftrace/funcduration_breakdown/trigger
+	events/ftrace/funcduration_breakdown/filter
 	set_graph_function set_graph_notrace max_graph_depth trace_clock"
 
 fd_state() { # file: the state, to compare with a later one

@@ -488,6 +488,7 @@ int session_start(struct funcdur_session *s)
 	struct funcdur_params *p = s->params;
 	unsigned long long threshold;
 	char name[256], buf[128];
+	bool breakdown;
 	char *tracer;
 
 	s->child_go = -1;
@@ -566,17 +567,22 @@ int session_start(struct funcdur_session *s)
 	snprintf(buf, sizeof(buf), "%llu", threshold);
 	if (session_write(s, "function_duration/threshold_ns", buf))
 		return -1;
-	if ((p->breakdown || p->auto_ns) &&
-	    tracefs_file_exists(s->inst, "function_duration/breakdown") &&
-	    session_write(s, "function_duration/breakdown", "1"))
+	breakdown = (p->breakdown || p->auto_ns) &&
+		    tracefs_file_exists(s->inst, "function_duration/breakdown");
+	if (breakdown && session_write(s, "function_duration/breakdown", "1"))
 		return -1;
 	if (p->auto_ns) {
+		/* The event the calls are written as, with a breakdown or not */
+		const char *trigger = breakdown ?
+			"events/ftrace/funcduration_breakdown/trigger" :
+			"events/ftrace/funcduration/trigger";
+
 		/* traceoff first: the newest trigger runs first, the stack before the stop */
 		snprintf(buf, sizeof(buf), "traceoff:1 if duration >= %llu", p->auto_ns);
-		if (session_write(s, "events/ftrace/funcduration/trigger", buf))
+		if (session_write(s, trigger, buf))
 			return -1;
 		snprintf(buf, sizeof(buf), "stacktrace:1 if duration >= %llu", p->auto_ns);
-		if (session_write(s, "events/ftrace/funcduration/trigger", buf))
+		if (session_write(s, trigger, buf))
 			return -1;
 	}
 	/* The instance's own option: before the tracer starts, which reads it */

@@ -2,7 +2,8 @@
 /*
  * funcdur trace, and the report of -a: the calls the tracer wrote to the
  * instance's ring buffer, read in binary from trace_pipe_raw and decoded
- * by libtraceevent with the format of ftrace/funcduration.
+ * by libtraceevent with the formats of ftrace/funcduration and
+ * ftrace/funcduration_breakdown.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -33,7 +34,7 @@ struct symbol {
 struct trace_ctx {
 	struct funcdur_session	*s;
 	struct tep_handle	*tep;
-	struct tep_event	*fd_event, *stack_event;
+	struct tep_event	*fd_event, *bd_event, *stack_event;
 	struct fd_event		*kept;
 	unsigned long		nr_kept;	/* ever; kept[nr % keep] */
 	unsigned long		stop_nr;	/* -a: the stopping call's nr + 1 */
@@ -263,7 +264,7 @@ static int on_event(struct tep_event *ev, struct tep_record *rec, int cpu, void 
 			c->stop_nr = stopping_call(c, cpu, c->stack_pid);
 		return 0;
 	}
-	if (ev != c->fd_event)
+	if (ev != c->fd_event && ev != c->bd_event)
 		return 0;
 	e = &c->kept[c->nr_kept++ % c->keep];
 	e->ts = rec->ts;
@@ -316,6 +317,8 @@ static int trace_init(struct trace_ctx *c, struct funcdur_session *s, bool print
 		return -1;
 	}
 	c->fd_event = tep_find_event_by_name(c->tep, "ftrace", "funcduration");
+	/* With the breakdown on, the calls are written with their parts */
+	c->bd_event = tep_find_event_by_name(c->tep, "ftrace", "funcduration_breakdown");
 	c->stack_event = tep_find_event_by_name(c->tep, "ftrace", "kernel_stack");
 	if (!c->fd_event) {
 		warnx_fd("no ftrace/funcduration event format");
