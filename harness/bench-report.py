@@ -356,23 +356,32 @@ def streaming(out, streams):
     out.append("")
     out.append("The system workload with no filter, function_duration at "
                "threshold 0 (stats off) and function_graph, recorded by "
-               "`trace-cmd record` with its default buffer: the events the "
-               "tracer wrote per guest second (icount: 10⁹ instructions), those "
-               "trace-cmd read, and those lost (overwritten or dropped).")
+               "`trace-cmd record` with its default buffer, then with larger "
+               "buffers (`-b`, per CPU) up to the first that loses nothing: "
+               "the events the tracer wrote per guest second (icount: 10⁹ "
+               "instructions), those trace-cmd read, and those lost "
+               "(overwritten or dropped).")
     out.append("")
-    out.append("| kernel | tracer | guest ms | events written | written per guest s "
-               "| read (kept) | read per guest s | lost | lost % |")
-    out.append("|---|---|---:|---:|---:|---:|---:|---:|---:|")
+    out.append("| kernel | tracer | buffer per CPU | guest ms | events written "
+               "| written per guest s | read (kept) | read per guest s | lost | lost % |")
+    out.append("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+    lossless = {}
     for kern, t, ns, w, r, lost in streams:
+        tracer, _, kb = t.partition("@")
+        size = f"{int(kb) // 1024} MB" if kb else "default"
         sec = ns / 1e9 if ns > 0 else 0
         w_s = w / sec if sec else 0
         r_s = r / sec if sec else 0
         pct = 100.0 * lost / w if w else 0
-        out.append(f"| {kern} | {t} | {ns / 1e6:.0f} | {w} | {w_s:,.0f} | {r} | "
-                   f"{r_s:,.0f} | {lost} | {pct:.1f} |")
+        if lost == 0 and (kern, tracer) not in lossless:
+            lossless[(kern, tracer)] = size
+        out.append(f"| {kern} | {tracer} | {size} | {ns / 1e6:.0f} | {w} | {w_s:,.0f} | "
+                   f"{r} | {r_s:,.0f} | {lost} | {pct:.1f} |")
     out.append("")
     out.append("function_graph writes two events per call (entry and exit), "
-               "function_duration one.")
+               "function_duration one. The smallest buffer that lost nothing: " +
+               ("; ".join(f"{k} {t}: {s}" for (k, t), s in lossless.items())
+                or "none of those tried") + ".")
     out.append("")
 
 

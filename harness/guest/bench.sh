@@ -480,20 +480,23 @@ per_call /tmp/raw-users $((USERS_N * SYS_CALLS))
 
 # Streaming: every function traced, every call one event, the buffer read
 # by trace-cmd record as the system workload runs; what it sustains in
-# events per guest second and what it loses. Default buffer size.
-stream() { # tracer
+# events per guest second and what it loses. With the default buffer, then
+# with each per-CPU size of STREAM_KB (trace-cmd record -b) up to the
+# first that loses nothing.
+STREAM_KB="4096 16384 65536"
+stream() { # tracer [buffer kb per CPU]
 	teardown
 	rm -f /tmp/stream.dat
 	[ $1 = function_duration ] && echo 0 > $FD/stats_enable
 	# stdout: the workload's ns, and "CPU n: m events lost" per CPU
-	trace-cmd record -p $1 -o /tmp/stream.dat \
+	trace-cmd record -p $1 ${2:+-b $2} -o /tmp/stream.dat \
 		$X/fdbench exec /bin/sh /tmp/system-workload.sh > /tmp/stream.out 2> /tmp/stream.err
 	ns=$(grep -x '[0-9]*' /tmp/stream.out | tail -1)
 	lost=$(awk '/events lost/ { s += $3 } END { print s + 0 }' /tmp/stream.out)
 	# what was read: one raw line per event
 	read=$(trace-cmd report -R /tmp/stream.dat 2> /dev/null |
-		grep -c ' funcduration: \| funcgraph_entry: \| funcgraph_exit: ')
-	echo "stream $1 ${ns:-0} $((read + lost)) $read $lost"
+		grep -c ' funcduration: \| funcduration_breakdown: \| funcgraph_entry: \| funcgraph_exit: ')
+	echo "stream $1${2:+@$2} ${ns:-0} $((read + lost)) $read $lost"
 	teardown
 	[ $1 = function_duration ] && echo 1 > $FD/stats_enable
 	rm -f /tmp/stream.dat
@@ -502,6 +505,10 @@ if want streaming; then
 	for t in function_graph function_duration; do
 		[ $t = function_duration ] && [ ! -d $FD ] && continue
 		stream $t
+		for kb in $STREAM_KB; do
+			[ "$lost" = 0 ] && break
+			stream $t $kb
+		done
 	done
 	grep -i 'error\|warn' /tmp/stream.err | head -3 | sed 's/^/bench: streaming: /'
 	rm -f /tmp/stream.out /tmp/stream.err
