@@ -687,13 +687,13 @@ static void func_duration_print_us(struct trace_seq *s, const char *label,
 	trace_seq_printf(s, "%s%llu.%03u", label, ns, rem);
 }
 
-/* A call as either event has it: @parts is NULL in a funcduration event */
+/* A call as either event has it: @breakdown says whether @parts are set */
 struct func_duration_call {
-	unsigned long				func, caller, retval;
-	u64					calltime, duration;
-	int					depth;
-	const struct func_duration_parts	*parts;
-	struct func_duration_parts		bd;
+	unsigned long			func, caller, retval;
+	u64				calltime, duration;
+	int				depth;
+	bool				breakdown;
+	struct func_duration_parts	parts;
 };
 
 static void func_duration_call_of(const struct trace_entry *ent,
@@ -708,10 +708,11 @@ static void func_duration_call_of(const struct trace_entry *ent,
 			.func = bd->func, .caller = bd->caller,
 			.retval = bd->retval, .calltime = bd->calltime,
 			.duration = bd->duration, .depth = bd->depth,
-			.bd = { .running = bd->running, .runnable = bd->runnable,
-				.blocked = bd->blocked, .irq = bd->irq },
+			.breakdown = true,
+			.parts = { .running = bd->running,
+				   .runnable = bd->runnable,
+				   .blocked = bd->blocked, .irq = bd->irq },
 		};
-		call->parts = &call->bd;
 		return;
 	}
 	fd = container_of(ent, struct func_duration_entry, ent);
@@ -727,14 +728,15 @@ static enum print_line_t func_duration_event_trace(struct trace_iterator *iter,
 						   struct trace_event *event)
 {
 	u32 options = func_duration_options(iter->tr);
-	const struct func_duration_parts *parts;
+	const struct func_duration_parts *parts = NULL;
 	struct trace_seq *s = &iter->seq;
 	struct func_duration_call call;
 	u64 duration, calltime;
 	u32 rem;
 
 	func_duration_call_of(iter->ent, &call);
-	parts = call.parts;
+	if (call.breakdown)
+		parts = &call.parts;
 
 	/* The call time is in the clock of the duration: trace_clock_local() */
 	if (options & FUNC_DURATION_PRINT_CALLTIME) {
@@ -781,10 +783,10 @@ static enum print_line_t func_duration_event_raw(struct trace_iterator *iter,
 	func_duration_call_of(iter->ent, &call);
 	trace_seq_printf(s, "%lx %lx %llu %llu %d", call.func, call.caller,
 			 call.calltime, call.duration, call.depth);
-	if (call.parts)
-		trace_seq_printf(s, " %llu %llu %llu %llu", call.parts->running,
-				 call.parts->runnable, call.parts->blocked,
-				 call.parts->irq);
+	if (call.breakdown)
+		trace_seq_printf(s, " %llu %llu %llu %llu", call.parts.running,
+				 call.parts.runnable, call.parts.blocked,
+				 call.parts.irq);
 	trace_seq_printf(s, " %lx\n", call.retval);
 
 	return trace_handle_return(s);
@@ -803,11 +805,11 @@ static enum print_line_t func_duration_event_hex(struct trace_iterator *iter,
 	SEQ_PUT_HEX_FIELD(s, call.calltime);
 	SEQ_PUT_HEX_FIELD(s, call.duration);
 	SEQ_PUT_HEX_FIELD(s, call.depth);
-	if (call.parts) {
-		SEQ_PUT_HEX_FIELD(s, call.parts->running);
-		SEQ_PUT_HEX_FIELD(s, call.parts->runnable);
-		SEQ_PUT_HEX_FIELD(s, call.parts->blocked);
-		SEQ_PUT_HEX_FIELD(s, call.parts->irq);
+	if (call.breakdown) {
+		SEQ_PUT_HEX_FIELD(s, call.parts.running);
+		SEQ_PUT_HEX_FIELD(s, call.parts.runnable);
+		SEQ_PUT_HEX_FIELD(s, call.parts.blocked);
+		SEQ_PUT_HEX_FIELD(s, call.parts.irq);
 	}
 	SEQ_PUT_HEX_FIELD(s, call.retval);
 
@@ -827,11 +829,11 @@ static enum print_line_t func_duration_event_bin(struct trace_iterator *iter,
 	SEQ_PUT_FIELD(s, call.calltime);
 	SEQ_PUT_FIELD(s, call.duration);
 	SEQ_PUT_FIELD(s, call.depth);
-	if (call.parts) {
-		SEQ_PUT_FIELD(s, call.parts->running);
-		SEQ_PUT_FIELD(s, call.parts->runnable);
-		SEQ_PUT_FIELD(s, call.parts->blocked);
-		SEQ_PUT_FIELD(s, call.parts->irq);
+	if (call.breakdown) {
+		SEQ_PUT_FIELD(s, call.parts.running);
+		SEQ_PUT_FIELD(s, call.parts.runnable);
+		SEQ_PUT_FIELD(s, call.parts.blocked);
+		SEQ_PUT_FIELD(s, call.parts.irq);
 	}
 	SEQ_PUT_FIELD(s, call.retval);
 
