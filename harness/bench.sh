@@ -7,7 +7,8 @@
 # options, harness/config/bench.config) and one of the unpatched base
 # built with the same config (its lines are named bench-vanilla). A third
 # boot, of the series under plain TCG, gives wall-clock figures, for
-# reference only.
+# reference only. Then the main tables (syscall and nested) once more
+# with mitigations=off, in one icount boot of each kernel.
 #
 # Writes $OUT/bench/report.md and the raw lines to $OUT/bench/, and prints
 # the report. Workloads, modes and the guest side: harness/guest/bench.sh.
@@ -16,7 +17,8 @@
 # run, default "syscall nested system switch users memory streaming"),
 # REPS, USERS_REPS, USERS_K, SWITCH_N (round trips of the switch
 # workload). NO_VANILLA=1 skips the unpatched base, NO_TCG=1 the
-# wall-clock boot (for measuring one change against the last run).
+# wall-clock boot (for measuring one change against the last run),
+# NO_NOMIT=1 the mitigations=off boots.
 # The users workload (k concurrent function-graph users) runs only in the
 # icount boots: its figures are ratios of exact counts.
 # BENCH_UPDATES=1 adds a boot that times filter updates with 16 users
@@ -49,16 +51,29 @@ gcc -O2 -static -o "$B/fdbench" "$TOP/harness/bench/fdbench.c" ||
 # The context-switch workload: two processes ping-ponging over pipes.
 gcc -O2 -Wall -static -o "$B/fdswitch" "$TOP/harness/bench/fdswitch.c" ||
 	die "cannot build fdswitch"
-# The BPF peers: a funclatency-shaped object and its loader.
-clang -O2 -g -target bpf -I/usr/include/x86_64-linux-gnu \
+# The BPF peers: a funclatency-shaped object and its loader, on the
+# libbpf of the base's tools/ (fsession and tracing-multi links are 7.x's).
+LIBBPF=$OUT/libbpf
+mkdir -p "$LIBBPF"
+make -s -C "$PRISTINE/tools/lib/bpf" OUTPUT="$LIBBPF/" DESTDIR="$LIBBPF/root" \
+	prefix=/usr BUILD_STATIC_ONLY=1 install_headers "$LIBBPF/libbpf.a" \
+	> "$LOGS/build-libbpf.log" 2>&1 ||
+	die "cannot build the base's libbpf (see $LOGS/build-libbpf.log)"
+clang -O2 -g -target bpf -I"$LIBBPF/root/usr/include" \
+	-I/usr/include/x86_64-linux-gnu \
 	-c "$TOP/harness/bench/fdbpf.bpf.c" -o "$B/fdbpf.bpf.o" ||
 	die "cannot build fdbpf.bpf.o"
-gcc -O2 -Wall -static -o "$B/fdbpf" "$TOP/harness/bench/fdbpf.c" \
-	-lbpf -lelf -lz -lzstd || die "cannot build fdbpf"
+gcc -O2 -Wall -static -I"$LIBBPF/root/usr/include" -o "$B/fdbpf" \
+	"$TOP/harness/bench/fdbpf.c" "$LIBBPF/libbpf.a" -lelf -lz -lzstd ||
+	die "cannot build fdbpf"
 
 bench_conf() { # kind: the guest's knobs
 	only=${BENCH_ONLY:-syscall nested system switch users memory streaming}
 	[ $1 = tcg ] && only=$(echo " $only " | sed 's/ users / /; s/ streaming / /')
+	case $1 in *-nomit)
+		only=$(for p in $only; do
+			case $p in syscall|nested) echo $p;; esac; done | tr '\n' ' ');;
+	esac
 	echo "BENCH_ONLY=\"$only\""
 	for v in REPS USERS_REPS USERS_K SWITCH_N; do
 		eval "x=\${$v:-}"
@@ -69,15 +84,20 @@ bench_conf() { # kind: the guest's knobs
 BOOTS="icount"
 [ -n "$NO_VANILLA" ] || BOOTS="$BOOTS vanilla"
 [ -n "$NO_TCG" ] || BOOTS="$BOOTS tcg"
+if [ -z "$NO_NOMIT" ]; then
+	BOOTS="$BOOTS icount-nomit"
+	[ -n "$NO_VANILLA" ] || BOOTS="$BOOTS vanilla-nomit"
+fi
 for kind in $BOOTS; do
 	t0=$(now)
 	say "boot ($kind)"
-	k=bench icount=1
-	[ $kind = vanilla ] && k=vanilla-bench
+	k=bench icount=1 append=""
+	case $kind in vanilla*) k=vanilla-bench;; esac
 	[ $kind = tcg ] && icount=""
+	case $kind in *-nomit) append=mitigations=off;; esac
 	mkdir -p "$B/conf-$kind"
 	bench_conf $kind > "$B/conf-$kind/bench.conf"
-	ICOUNT=$icount RUN=bench-$kind TIMEOUT=2400 "$TOP/harness/boot.sh" $k \
+	APPEND=$append ICOUNT=$icount RUN=bench-$kind TIMEOUT=2400 "$TOP/harness/boot.sh" $k \
 		"$TOP/harness/guest/bench.sh" "$B/mod-$k/fdur_bench.ko" "$B/fdbench" \
 		"$B/fdbpf" "$B/fdbpf.bpf.o" "$B/fdswitch" "$B/conf-$kind/bench.conf" \
 		> "$B/$kind.out" 2>&1
@@ -97,7 +117,8 @@ if [ -n "$BENCH_UPDATES" ]; then
 fi
 
 python3 "$TOP/harness/bench-report.py" "$B/icount.out" "$B/tcg.out" \
-	"$B/vanilla.out" > "$B/report.md" || die "cannot write the report"
+	"$B/vanilla.out" "$B/icount-nomit.out" "$B/vanilla-nomit.out" \
+	> "$B/report.md" || die "cannot write the report"
 cat "$B/report.md"
 grep '^bench ' "$B/icount.out" | cut -d' ' -f1-4
 [ -f "$B/vanilla.out" ] &&

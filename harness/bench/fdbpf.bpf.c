@@ -6,10 +6,20 @@
  * funclatency's default; kprobe/kretprobe is bcc's funclatency and
  * bpftrace's form. The loader, fdbpf.c, opens this
  * object once per traced function, as one funclatency per function.
+ *
+ * fsession (7.0) is the newest shape: one program runs at entry and at
+ * exit of a call, with a per-call cookie on the trampoline's stack for
+ * the start time (no map), and a tracing-multi link (7.2) attaches it to
+ * every measured function at once. The loader opens the object once for
+ * all of them.
  */
+#include <stdbool.h>
 #include <linux/bpf.h>
 #include <linux/types.h>
 #include <bpf/bpf_helpers.h>
+
+extern bool bpf_session_is_return(void *ctx) __ksym;
+extern __u64 *bpf_session_cookie(void *ctx) __ksym;
 
 #define MAX_SLOTS	64
 
@@ -58,20 +68,37 @@ static __always_inline __u64 log2l(__u64 v)
 	return hi ? log2_32(hi) + 32 : log2_32(v);
 }
 
-static __always_inline int exit_(void)
+static __always_inline int count(__u64 delta)
 {
-	__u64 nsec = bpf_ktime_get_ns();
-	__u32 pid = (__u32)bpf_get_current_pid_tgid();
-	__u64 *start, slot;
+	__u64 slot = log2l(delta);
 
-	start = bpf_map_lookup_elem(&starts, &pid);
-	if (!start)
-		return 0;
-	slot = log2l(nsec - *start);
 	if (slot >= MAX_SLOTS)
 		slot = MAX_SLOTS - 1;
 	__sync_fetch_and_add(&hist[slot], 1);
 	return 0;
+}
+
+static __always_inline int exit_(void)
+{
+	__u64 nsec = bpf_ktime_get_ns();
+	__u32 pid = (__u32)bpf_get_current_pid_tgid();
+	__u64 *start;
+
+	start = bpf_map_lookup_elem(&starts, &pid);
+	if (!start)
+		return 0;
+	return count(nsec - *start);
+}
+
+static __always_inline int session(void *ctx)
+{
+	__u64 *start = bpf_session_cookie(ctx);
+
+	if (!bpf_session_is_return(ctx)) {
+		*start = bpf_ktime_get_ns();
+		return 0;
+	}
+	return count(bpf_ktime_get_ns() - *start);
 }
 
 SEC("fentry")
@@ -96,6 +123,23 @@ SEC("kretprobe")
 int fd_kretprobe(void *ctx)
 {
 	return exit_();
+}
+
+/*
+ * libbpf takes a multi program's BTF object (vmlinux or a module's) from
+ * its section name only: one program for the kernel's functions, one for
+ * those of the nested workload's module. The loader attaches by BTF id.
+ */
+SEC("fsession.multi")
+int fd_fsession(void *ctx)
+{
+	return session(ctx);
+}
+
+SEC("fsession.multi/fdur_bench:fdb_leaf")
+int fd_fsession_fdur_bench(void *ctx)
+{
+	return session(ctx);
 }
 
 char LICENSE[] SEC("license") = "GPL";

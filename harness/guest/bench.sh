@@ -67,8 +67,9 @@ done
 insmod $X/fdur_bench.ko || { echo "bench: cannot load fdur_bench.ko"; exit 1; }
 cd $T || exit 1
 SYS_FUNCS=""
-# The BPF peer: fdbpf (kind fentry or kprobe) on the functions, waited
-# for until it has attached; false if it exits first or takes 30 s.
+# The BPF peer: fdbpf (kind fentry, kprobe or fsession) on the
+# functions, waited for until it has attached; false if it exits first or
+# takes 30 s.
 fdbpf_start() { # kind functions
 	rm -f /tmp/fdbpf.ready
 	$X/fdbpf $1 $X/fdbpf.bpf.o /tmp/fdbpf.ready $2 > /tmp/fdbpf.out 2> /tmp/fdbpf.err &
@@ -178,7 +179,7 @@ setup() { # mode functions
 		# 1 us, the smallest: every call of the nested workload is longer
 		set_filter "$2" && echo 1 > tracing_thresh &&
 			echo function_graph > current_tracer;;
-	bpf_fentry|bpf_kprobe)
+	bpf_fentry|bpf_kprobe|bpf_fsession)
 		[ -n "$2" ] || return 1
 		fdbpf_start ${1#bpf_} "$2" || {
 			echo "fdbpf did not start: $(cat /tmp/fdbpf.err)" >&2; return 1; };;
@@ -263,7 +264,7 @@ events_per_call() { # workload mode calls-per-run
 		'BEGIN { printf "bench: %s %s: %.3f events per call\n", w, m, n / c }'
 }
 
-MODES="nop function function_graph graph_thresh profiler profiler_self kprobe fprobe bpf_fentry bpf_kprobe fd_events fd_hooks fd_stats fd_all fd_filter fd_filter_drop fd_hist fd_perf fd_breakdown fd_stats_breakdown"
+MODES="nop function function_graph graph_thresh profiler profiler_self kprobe fprobe bpf_fentry bpf_kprobe bpf_fsession fd_events fd_hooks fd_stats fd_all fd_filter fd_filter_drop fd_hist fd_perf fd_breakdown fd_stats_breakdown"
 # The unpatched base: every mode but function_duration's.
 if [ ! -d $FD ]; then
 	MODES=$(for m in $MODES; do echo $m; done | grep -v '^fd_' | tr '\n' ' ')
