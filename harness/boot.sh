@@ -24,6 +24,9 @@
 #                    online. (-smp 2,maxcpus=64 gives 2 possible: the
 #                    kernel takes the MADT's disabled CPUs as hotpluggable
 #                    only under a hypervisor it recognizes, not TCG.)
+#   QEMU_CPU=model   x86_64: QEMU -cpu (default: QEMU's own, qemu64),
+#                    e.g. EPYC-Rome for a CPU the kernel mitigates as it
+#                    does an AMD Zen 2 (make bench)
 # The guest script's output (second serial port) goes to stdout and to
 # $LOGS/<name>.out; kernel messages go to $LOGS/<name>.console. Exits with
 # the guest script's status, or 124 on timeout, or 125 if the guest never
@@ -62,7 +65,7 @@ SMP=${SMP:-2}
 accel="-accel tcg,thread=single"
 [ -n "$ICOUNT" ] && accel="-accel tcg -icount shift=0,sleep=off"
 case $ARCH in
-x86_64)	qemu="qemu-system-x86_64 -m 2G" console=ttyS0;;
+x86_64)	qemu="qemu-system-x86_64 -m 2G${QEMU_CPU:+ -cpu $QEMU_CPU}" console=ttyS0;;
 arm64)	qemu="qemu-system-aarch64 -M virt -cpu cortex-a57 -m 2G" console=ttyAMA0;;
 arm)	qemu="qemu-system-arm -M virt -cpu cortex-a15 -m 1G" console=ttyAMA0;;
 esac
