@@ -42,11 +42,11 @@ static int print_all(enum libbpf_print_level level, const char *fmt, va_list ap)
 	return vfprintf(stderr, fmt, ap);
 }
 
-static struct bpf_object *load(const char *path, int fentry, const char *func)
+/* OBJ opened with only the programs named first and second (or NULL) to load */
+static struct bpf_object *open_for(const char *path, const char *first,
+				   const char *second)
 {
-	const char *enter = fentry ? "fd_fentry" : "fd_kprobe";
-	const char *leave = fentry ? "fd_fexit" : "fd_kretprobe";
-	struct bpf_program *prog, *p_enter, *p_leave;
+	struct bpf_program *prog;
 	struct bpf_object *obj;
 
 	obj = bpf_object__open_file(path, NULL);
@@ -55,11 +55,23 @@ static struct bpf_object *load(const char *path, int fentry, const char *func)
 		return NULL;
 	}
 	bpf_object__for_each_program(prog, obj)
-		bpf_program__set_autoload(prog, false);
+		bpf_program__set_autoload(prog, !strcmp(bpf_program__name(prog), first) ||
+					  (second && !strcmp(bpf_program__name(prog), second)));
+	return obj;
+}
+
+static struct bpf_object *load(const char *path, int fentry, const char *func)
+{
+	const char *enter = fentry ? "fd_fentry" : "fd_kprobe";
+	const char *leave = fentry ? "fd_fexit" : "fd_kretprobe";
+	struct bpf_program *p_enter, *p_leave;
+	struct bpf_object *obj;
+
+	obj = open_for(path, enter, leave);
+	if (!obj)
+		return NULL;
 	p_enter = bpf_object__find_program_by_name(obj, enter);
 	p_leave = bpf_object__find_program_by_name(obj, leave);
-	bpf_program__set_autoload(p_enter, true);
-	bpf_program__set_autoload(p_leave, true);
 	if (fentry && (bpf_program__set_attach_target(p_enter, 0, func) ||
 		       bpf_program__set_attach_target(p_leave, 0, func))) {
 		fprintf(stderr, "fdbpf: no BTF for %s\n", func);
@@ -118,6 +130,7 @@ static struct bpf_object *load_session(const char *path, char **funcs, int n)
 	LIBBPF_OPTS(bpf_tracing_multi_opts, opts);
 	struct btf *vmlinux = NULL, *btf = NULL;
 	char mod[128] = "", m[128];
+	const char *name;
 	struct bpf_program *prog;
 	struct bpf_object *obj;
 	__u32 ids[MAX_FUNCS];
@@ -160,16 +173,11 @@ static struct bpf_object *load_session(const char *path, char **funcs, int n)
 	if (i < n)
 		return NULL;
 
-	obj = bpf_object__open_file(path, NULL);
-	if (!obj) {
-		fprintf(stderr, "fdbpf: cannot open %s\n", path);
+	name = mod[0] ? "fd_fsession_fdur_bench" : "fd_fsession";
+	obj = open_for(path, name, NULL);
+	if (!obj)
 		return NULL;
-	}
-	bpf_object__for_each_program(prog, obj)
-		bpf_program__set_autoload(prog, false);
-	prog = bpf_object__find_program_by_name(obj,
-			mod[0] ? "fd_fsession_fdur_bench" : "fd_fsession");
-	bpf_program__set_autoload(prog, true);
+	prog = bpf_object__find_program_by_name(obj, name);
 	if (bpf_object__load(obj)) {
 		fprintf(stderr, "fdbpf: cannot load %s\n", path);
 		goto fail;
