@@ -16,7 +16,8 @@
 # the report. Workloads, modes and the guest side: harness/guest/bench.sh.
 #
 # Environment, passed to the guest in bench.conf: BENCH_ONLY (the parts to
-# run, default "syscall nested system switch users memory streaming"),
+# run, default "syscall nested system switch users memory streaming
+# ringbuffer"),
 # REPS, USERS_REPS, USERS_K, SWITCH_N (round trips of the switch
 # workload). NO_VANILLA=1 skips the unpatched base, NO_TCG=1 the
 # wall-clock boot (for measuring one change against the last run),
@@ -73,7 +74,7 @@ gcc -O2 -Wall -static -I"$LIBBPF/root/usr/include" -o "$B/fdbpf" \
 	die "cannot build fdbpf"
 
 bench_conf() { # kind: the guest's knobs
-	only=${BENCH_ONLY:-syscall nested system switch users memory streaming}
+	only=${BENCH_ONLY:-syscall nested system switch users memory streaming ringbuffer}
 	[ $1 = tcg ] && only=$(echo " $only " | sed 's/ users / /; s/ streaming / /')
 	case $1 in *-nomit|*-cpu)
 		only=$(for p in $only; do
@@ -136,5 +137,6 @@ grep '^bench ' "$B/icount.out" | cut -d' ' -f1-4
 [ -f "$B/vanilla.out" ] &&
 	grep '^bench ' "$B/vanilla.out" | cut -d' ' -f1-4 | sed 's/^bench /bench-vanilla /'
 grep '^stream ' "$B/icount.out" "$B/vanilla.out" 2>/dev/null
+grep '^rb ' "$B/icount.out" "$B/vanilla.out" 2>/dev/null
 [ -f "$B/updates.out" ] && grep '^update \|^mem functions' "$B/updates.out"
 say "report: $B/report.md (raw: $B/icount.out, $B/tcg.out)"

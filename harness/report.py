@@ -19,6 +19,10 @@ STAMP = re.compile(r'^\[\s*\d+\.\d+\]\s?')
 # (other messages interleave), the verdict.
 SELFTEST = re.compile(r'Testing ([^:]+): ?(.*)$')
 VERDICT = re.compile(r'(PASSED|OK|FAILED!?|SKIPPED)\s*$')
+# The ring buffer's startup test: a start line, then its verdict (a
+# failure is also a WARN, reported below).
+RB_TEST_START = 'Running ring buffer tests...'
+RB_TEST_PASS = 'Ring buffer PASSED!'
 KUNIT_CASE = re.compile(r'^    (not ok|ok) \d+ (\S+)(.*)$')
 KUNIT_SUITE = re.compile(r'^    # Subtest: (\S+)')
 # Kernel reports that fail the run wherever they appear.
@@ -155,6 +159,11 @@ def main():
 
     if pending:
         results.append(('fail', 'boot selftest: ' + pending, 'no verdict'))
+    if any(RB_TEST_START in line for line in console):
+        passed = any(RB_TEST_PASS in line for line in console)
+        results.append(('pass' if passed else 'fail',
+                        'boot selftest: ring buffer startup test',
+                        'PASSED' if passed else 'no verdict'))
 
     known = {}          # reason -> lines
     reports = []        # indexes of the other report lines

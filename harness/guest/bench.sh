@@ -6,12 +6,14 @@
 #   bench switch <mode> <ns per context switch> <ns per run> <context switches per run>
 #   mem <what> <bytes>
 #   stream <tracer> <guest ns> <events written> <read> <lost>
+#   rb write <guest us> <entries written>
 #   vuln <name>: <state>
 # Under -icount shift=0 a guest nanosecond is one instruction.
 #
 # Knobs: /extra/bench.conf, if there, is sourced first (shell assignments,
 # written by harness/bench.sh from its environment): BENCH_ONLY (the parts
-# to run, of "syscall nested system switch users memory streaming"),
+# to run, of "syscall nested system switch users memory streaming
+# ringbuffer"),
 # REPS, USERS_REPS, USERS_K, SWITCH_N.
 #
 # On the unpatched base (no function_duration directory) the same script
@@ -38,7 +40,7 @@ EV_HIST='hist:keys=func.sym:vals=duration'
 X=/extra
 RUN=/sys/kernel/debug/fdur_bench/run
 [ -f $X/bench.conf ] && . $X/bench.conf
-BENCH_ONLY=${BENCH_ONLY-syscall nested system switch users memory streaming}
+BENCH_ONLY=${BENCH_ONLY-syscall nested system switch users memory streaming ringbuffer}
 REPS=${REPS:-3}
 SYS_N=20000
 # The users workload: the syscall one under k concurrent function-graph
@@ -513,6 +515,37 @@ if want streaming; then
 	done
 	grep -i 'error\|warn' /tmp/stream.err | head -3 | sed 's/^/bench: streaming: /'
 	rm -f /tmp/stream.out /tmp/stream.err
+fi
+
+# The ring buffer's own benchmark: one writer reserving and committing
+# 10-byte events into a buffer of its own for 10 guest seconds, the reader
+# off, so that page ends and overwrites are in the figure. It reports
+# through trace_printk() into the top buffer.
+if want ringbuffer; then
+	teardown
+	echo > trace
+	m=$(find /lib/modules -name 'ring_buffer_benchmark.ko*' | head -1)
+	if [ -z "$m" ]; then
+		echo "bench: ringbuffer: no ring_buffer_benchmark module"
+	elif ! insmod $m disable_reader=1; then
+		echo "bench: ringbuffer: cannot load $m"
+	else
+		i=0
+		while ! grep -q 'Hit:' trace && [ $i -lt 300 ]; do
+			sleep 1
+			i=$((i + 1))
+		done
+		rmmod ring_buffer_benchmark
+		us=$(sed -n 's/.*Time: *\([0-9]*\) (usecs).*/\1/p' trace | head -1)
+		hit=$(sed -n 's/.*Hit: *\([0-9]*\).*/\1/p' trace | head -1)
+		if [ -n "$us" ] && [ -n "$hit" ]; then
+			echo "rb write $us $hit"
+		else
+			echo "bench: ringbuffer: no result in 300 s"
+		fi
+		grep 'ERROR' trace | head -3 | sed 's/^/bench: ringbuffer: /'
+	fi
+	echo > trace
 fi
 
 want memory || exit 0

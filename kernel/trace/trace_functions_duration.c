@@ -284,7 +284,7 @@ func_duration_write_file(struct trace_event_file *file,
  */
 static void func_duration_write(struct trace_array *tr,
 				struct ftrace_graph_ret *trace, u64 calltime, u64 duration,
-				const struct func_duration_parts *parts)
+				u64 rettime, const struct func_duration_parts *parts)
 {
 	struct trace_event_file *file = parts ? tr->func_duration_breakdown_file :
 						tr->func_duration_file;
@@ -299,9 +299,14 @@ static void func_duration_write(struct trace_array *tr,
 		return;
 	}
 
-	/* The context before the reserve, which disables preemption */
+	/*
+	 * The context before the reserve, which disables preemption. The
+	 * event is stamped at the return, when trace_clock is local.
+	 */
 	trace_ctx = tracing_gen_ctx();
-	event = ring_buffer_lock_reserve(buffer, func_duration_event_size(parts));
+	event = ring_buffer_lock_reserve_stamped(buffer,
+						 func_duration_event_size(parts),
+						 trace_clock_local, rettime);
 	if (!event)
 		return;	/* counted by the ring buffer as dropped */
 
@@ -629,7 +634,8 @@ static void func_duration_return(struct ftrace_graph_ret *trace,
 	event_parts = breakdown ? (parts ?: &func_duration_no_parts) : NULL;
 
 	/* The core holds the recursion lock, with preemption disabled */
-	func_duration_write(tr, trace, frame->calltime, duration, event_parts);
+	func_duration_write(tr, trace, frame->calltime, duration, rettime,
+			    event_parts);
 	if (func_duration_perf_on(tr))
 		func_duration_perf_write(tr, trace, frame->calltime, duration,
 					 event_parts);
