@@ -350,6 +350,44 @@ usable_op() {
 scan
 
 # ---------------------------------------------------------------------
+# 1a. The same mkdir, with fail-nth counting only the allocations of the
+#     tracers' option files (add_tracer_options(), the files themselves
+#     left out: tracefs_create_file()), so that each is failed in turn
+#     whatever the sampling above hit. A tracer whose options cannot be
+#     made after another's were fails the mkdir; the other's must not
+#     leak (the kmemleak check at the end of the phase). The stack
+#     filter needs CONFIG_FAULT_INJECTION_STACKTRACE_FILTER.
+op=mkdir-options what="mkdir of an instance, its tracers' option files failing in turn"
+# "start end" of a kernel function: its address and the next symbol's.
+sym_range() {
+	awk -v s="$1" '$3 == s { a = $1; getline; print "0x" a, "0x" $1; exit }' /proc/kallsyms
+}
+set_stack_filter() {	# require-start require-end reject-start reject-end
+	local a
+	for a in failslab fail_page_alloc; do
+		echo "$1" > "$DBG/$a/require-start"
+		echo "$2" > "$DBG/$a/require-end"
+		echo "$3" > "$DBG/$a/reject-start"
+		echo "$4" > "$DBG/$a/reject-end"
+	done
+}
+n=0
+if [ ! -e "$DBG/failslab/require-start" ]; then
+	err "no stack filter in debugfs (CONFIG_FAULT_INJECTION_STACKTRACE_FILTER)"
+	echo "[$((testno += 1))] faults: $what [FAIL]"
+else
+	req=$(sym_range add_tracer_options)
+	rej=$(sym_range tracefs_create_file)
+	case "$req $rej" in
+	0x0*|*" 0x0"*|"") err "no addresses in /proc/kallsyms: '$req' '$rej'"
+		echo "[$((testno += 1))] faults: $what [FAIL]" ;;
+	*)	set_stack_filter $req $rej
+		scan
+		set_stack_filter 0 0xffffffffffffffff 0 0 ;;
+	esac
+fi
+
+# ---------------------------------------------------------------------
 # 1b. rmdir of an instance whose function_duration ran (stats kept).
 op=rmdir-instance what="rmdir of an instance under allocation failure"
 dir=$T/instances/fx1b
