@@ -378,12 +378,14 @@ if [ ! -e "$DBG/failslab/require-start" ]; then
 else
 	req=$(sym_range add_tracer_options)
 	rej=$(sym_range tracefs_create_file)
-	case "$req $rej" in
-	0x0*|*" 0x0"*|"") err "no addresses in /proc/kallsyms: '$req' '$rej'"
-		echo "[$((testno += 1))] faults: $what [FAIL]" ;;
-	*)	set_stack_filter $req $rej
+	# Both found, neither address hidden (0): "0xA 0xB/0xC 0xD".
+	case "$req/$rej" in
+	0x[1-9a-f]*" "0x*/0x[1-9a-f]*" "0x*)
+		set_stack_filter $req $rej
 		scan
 		set_stack_filter 0 0xffffffffffffffff 0 0 ;;
+	*)	err "no addresses in /proc/kallsyms: '$req' '$rej'"
+		echo "[$((testno += 1))] faults: $what [FAIL]" ;;
 	esac
 fi
 
