@@ -359,38 +359,40 @@ func_duration_stats_add(struct func_duration_stats *stats, unsigned long func,
  * (switched out asleep, until its wakeup), and spent in interrupts taken
  * on its CPU while it ran.
  *
- * Each task keeps running totals of the last three (struct
- * func_duration_task, in its shadow stack's task area), which the
- * scheduler and interrupt probes advance; a call notes them on entry and
- * takes the difference on return. Running is what is left of the
- * duration, so the four parts always add up to it exactly. Clocks of
- * different CPUs (a migration) can make a part look longer than the call:
- * each is clamped to what the others leave.
+ * Each task keeps running totals of the time it was off its CPU, of the
+ * part of that time it spent waiting on runqueues, and of its interrupts
+ * (struct func_duration_task, in its shadow stack's task area), which
+ * the sched_switch and interrupt probes advance; a call notes them on
+ * entry and takes the difference on return. Blocked is the time off the CPU
+ * not spent waiting, running what is left of the duration, so the four
+ * parts always add up to it exactly. Clocks of different CPUs (a
+ * migration) can make a part look longer than the call: each is clamped
+ * to what the others leave.
+ *
+ * The wait is the scheduler's (sched_info), read at the switch-in: no
+ * probe runs at wakeups. It counts from when the task was queued,
+ * preempted or woken, to the switch-in; a task preempted while it had
+ * set a sleeping state is not queued for the scheduler, and is blocked
+ * for the breakdown too.
  *
  * The totals are valid for one generation of the probes: zeroed memory
  * is generation 0, which is never live, and a restart of the probes
  * starts a new one. A call noted in another generation than the one its
  * return sees has no breakdown.
  */
-enum func_duration_task_state {
-	FUNC_DURATION_TASK_RUNNING,
-	FUNC_DURATION_TASK_RUNNABLE,
-	FUNC_DURATION_TASK_BLOCKED,
-};
-
 struct func_duration_task {
-	u64	runnable;	/* ns, totals of this generation */
-	u64	blocked;
-	u64	irq;
-	u64	since;		/* when it was switched out or woken */
-	u32	state;		/* enum func_duration_task_state */
+	u64	off;		/* ns off its CPU, total of this generation */
+	u64	runnable;	/* ns of @off it waited on runqueues */
+	u64	irq;		/* ns in interrupts while it was current */
+	u64	since;		/* when it was last switched out */
+	u64	run_delay;	/* the scheduler's, when it was switched out */
 	u32	gen;		/* generation of the above; 0: none */
 };
 
 /* What a call notes on entry, on the shadow stack */
 struct func_duration_bd_snap {
+	u64	off;
 	u64	runnable;
-	u64	blocked;
 	u64	irq;
 	u32	gen;
 };
@@ -433,71 +435,60 @@ static inline u64 func_duration_task_irq(struct func_duration_task *t)
 	return irq;
 }
 
-/* Start generation @gen of @t's totals, in @state since @now */
+/*
+ * Start generation @gen of @t's totals at @now. Only the CPU @t runs on,
+ * or is switched on or off, writes @t, with interrupts disabled; the
+ * scheduler orders a migration's switch-out before its switch-in.
+ */
 static inline void func_duration_task_begin(struct func_duration_task *t,
-					    u32 gen, u32 state, u64 now)
+					    u32 gen, u64 now)
 {
+	t->off = 0;
 	t->runnable = 0;
-	t->blocked = 0;
 	WRITE_ONCE(t->irq, 0);
 	t->since = now;
-	/* Read by a wakeup on another CPU, which the generation orders */
-	WRITE_ONCE(t->state, state);
-	/* The probes of other CPUs read the rest after the generation */
-	smp_store_release(&t->gen, gen);
-}
-
-/* @t leaves its CPU at @now: preempted (or yielding), or to sleep */
-static inline void func_duration_task_switch_out(struct func_duration_task *t,
-						 u32 gen, u64 now, bool runnable)
-{
-	u32 state = runnable ? FUNC_DURATION_TASK_RUNNABLE :
-			       FUNC_DURATION_TASK_BLOCKED;
-
-	if (t->gen != gen) {
-		func_duration_task_begin(t, gen, state, now);
-		return;
-	}
-	t->since = now;
-	t->state = state;
-}
-
-/* @t, asleep, is woken at @now: it waits for a CPU from then */
-static inline void func_duration_task_wakeup(struct func_duration_task *t,
-					     u32 gen, u64 now)
-{
-	/* Pairs with func_duration_task_begin(): the rest is of @gen */
-	if (smp_load_acquire(&t->gen) != gen ||
-	    READ_ONCE(t->state) != FUNC_DURATION_TASK_BLOCKED)
-		return;
-	t->blocked += func_duration_since(now, t->since);
-	t->since = now;
-	t->state = FUNC_DURATION_TASK_RUNNABLE;
+	WRITE_ONCE(t->gen, gen);
 }
 
 /*
- * @t gets a CPU at @now. A task switched out asleep and switched in
- * without a wakeup seen (a wakeup the probe missed) counts the whole
- * time as blocked; one whose sleep a signal undid before it was off its
- * CPU was switched out runnable. A task last seen in an older
- * generation starts this one now: the time it was away is unknown, and
- * so is the breakdown of any call it is in.
+ * @t leaves its CPU at @now, having waited @run_delay on runqueues in all
+ * (its sched_info.run_delay).
+ */
+static inline void func_duration_task_switch_out(struct func_duration_task *t,
+						 u32 gen, u64 now,
+						 u64 run_delay)
+{
+	if (t->gen != gen)
+		func_duration_task_begin(t, gen, now);
+	t->since = now;
+	t->run_delay = run_delay;
+}
+
+/*
+ * @t gets a CPU at @now, having waited @run_delay on runqueues in all and
+ * been queued on this one at @queued (sched_info.last_queued, on the
+ * clock of @now; 0: not queued). Since its switch-out it waited on the
+ * runqueues it has left (a migration adds that wait to @run_delay), then
+ * on this one from @queued on. A task last seen in an older generation
+ * starts this one now: the time it was away is unknown, and so is the
+ * breakdown of any call it is in.
  */
 static inline void func_duration_task_switch_in(struct func_duration_task *t,
-						u32 gen, u64 now)
+						u32 gen, u64 now, u64 run_delay,
+						u64 queued)
 {
-	u64 away;
+	u64 away, waited;
 
 	if (t->gen != gen) {
-		func_duration_task_begin(t, gen, FUNC_DURATION_TASK_RUNNING, now);
+		func_duration_task_begin(t, gen, now);
 		return;
 	}
 	away = func_duration_since(now, t->since);
-	if (t->state == FUNC_DURATION_TASK_RUNNABLE)
-		t->runnable += away;
-	else if (t->state == FUNC_DURATION_TASK_BLOCKED)
-		t->blocked += away;
-	t->state = FUNC_DURATION_TASK_RUNNING;
+	waited = func_duration_since(run_delay, t->run_delay);
+	if (queued)
+		waited += func_duration_since(now, queued);
+	t->off += away;
+	t->runnable += min(waited, away);
 }
 
 /* An interrupt of @ns ended on @t's CPU while @t was its current task */
@@ -555,10 +546,10 @@ static inline void func_duration_bd_enter(struct func_duration_task *t,
 	if (READ_ONCE(t->gen) != gen) {
 		if (in_nmi())
 			return;
-		func_duration_task_begin(t, gen, FUNC_DURATION_TASK_RUNNING, 0);
+		func_duration_task_begin(t, gen, 0);
 	}
+	snap->off = t->off;
 	snap->runnable = t->runnable;
-	snap->blocked = t->blocked;
 	snap->irq = func_duration_task_irq(t);
 	snap->gen = gen;
 }
@@ -580,21 +571,20 @@ static inline bool func_duration_bd_return(struct func_duration_task *t,
 					   u64 duration,
 					   struct func_duration_parts *parts)
 {
-	u64 blocked, runnable, irq, left = duration;
+	u64 off, runnable, irq;
 
 	if (!gen || snap->gen != gen || READ_ONCE(t->gen) != gen)
 		return false;
 
 	/* All read before @parts is written: it may take @snap's place */
-	blocked = min(func_duration_since(t->blocked, snap->blocked), left);
-	left -= blocked;
-	runnable = min(func_duration_since(t->runnable, snap->runnable), left);
-	left -= runnable;
-	irq = min(func_duration_since(func_duration_task_irq(t), snap->irq), left);
+	off = min(func_duration_since(t->off, snap->off), duration);
+	runnable = min(func_duration_since(t->runnable, snap->runnable), off);
+	irq = min(func_duration_since(func_duration_task_irq(t), snap->irq),
+		  duration - off);
 
-	parts->running = left - irq;
+	parts->running = duration - off - irq;
 	parts->runnable = runnable;
-	parts->blocked = blocked;
+	parts->blocked = off - runnable;
 	parts->irq = irq;
 
 	return true;

@@ -1193,7 +1193,8 @@ static void func_duration_clock_test(struct kunit *test)
 /* ---------------------------------------------------------------------
  * The breakdown of a call's duration. First a few cases worked out by
  * hand, then a model: one task on a timeline of integer time, driven at
- * random through calls, switches, wakeups, interrupts, migrations and
+ * random through calls, switches, wakeups, interrupts, migrations (of the
+ * task switched in elsewhere, and of the task waiting on a runqueue) and
  * restarts of the probes. The model does none of the tracer's
  * arithmetic: each step, it adds the step's length to the part of every
  * open call that matches what the task does then. A call has a breakdown
@@ -1217,37 +1218,46 @@ static void bd_case(struct kunit *test, const char *name,
 	KUNIT_EXPECT_EQ_MSG(test, p.irq, irq, "%s: irq", name);
 }
 
+/*
+ * The scheduler's part, passed to the switches: the task's run_delay,
+ * which a migration of a waiting task advances, and when it was queued
+ * on the runqueue it is switched in from (0: not queued).
+ */
 static void bd_hand_cases(struct kunit *test)
 {
 	struct func_duration_bd_snap snap, older;
 	struct func_duration_cpu_irq c = {};
 	struct func_duration_task t = {};
-	struct func_duration_task before;
 	struct func_duration_parts p;
 
-	/* Entered at 0, asleep from 10 to 110, woken, on a CPU at 115 */
+	/* Entered at 0, asleep from 10, woken (queued) at 110, on at 115 */
 	func_duration_bd_enter(&t, 1, &snap);
-	func_duration_task_switch_out(&t, 1, 10, false);
-	func_duration_task_wakeup(&t, 1, 110);
-	func_duration_task_switch_in(&t, 1, 115);
+	func_duration_task_switch_out(&t, 1, 10, 500);
+	func_duration_task_switch_in(&t, 1, 115, 500, 110);
 	bd_case(test, "sleep", &t, 1, &snap, 150, 45, 5, 100, 0);
 
-	/* Preempted from 20 to 70; wakeups of a runnable or running task */
+	/*
+	 * Woken at 20 and queued on another runqueue, which it left at 60
+	 * (5 more in run_delay), queued at 60 here, on at 62: waited 7.
+	 */
 	func_duration_bd_enter(&t, 1, &snap);
-	func_duration_task_switch_out(&t, 1, 20, true);
-	before = t;
-	func_duration_task_wakeup(&t, 1, 30);
-	KUNIT_EXPECT_EQ(test, memcmp(&t, &before, sizeof(t)), 0);
-	func_duration_task_switch_in(&t, 1, 70);
-	before = t;
-	func_duration_task_wakeup(&t, 1, 80);
-	KUNIT_EXPECT_EQ(test, memcmp(&t, &before, sizeof(t)), 0);
+	func_duration_task_switch_out(&t, 1, 15, 500);
+	func_duration_task_switch_in(&t, 1, 62, 505, 60);
+	bd_case(test, "migrated", &t, 1, &snap, 50, 3, 7, 40, 0);
+
+	/*
+	 * Preempted from 20 to 70, queued at 18 (the runqueue's clock, read
+	 * before the switch): runnable all the time away.
+	 */
+	func_duration_bd_enter(&t, 1, &snap);
+	func_duration_task_switch_out(&t, 1, 20, 505);
+	func_duration_task_switch_in(&t, 1, 70, 505, 18);
 	bd_case(test, "preempted", &t, 1, &snap, 100, 50, 50, 0, 0);
 
-	/* Switched in asleep, its wakeup not seen: blocked all along */
+	/* Switched in asleep, never queued: blocked all along */
 	func_duration_bd_enter(&t, 1, &snap);
-	func_duration_task_switch_out(&t, 1, 210, false);
-	func_duration_task_switch_in(&t, 1, 260);
+	func_duration_task_switch_out(&t, 1, 210, 505);
+	func_duration_task_switch_in(&t, 1, 260, 505, 0);
 	bd_case(test, "unwoken", &t, 1, &snap, 70, 20, 0, 50, 0);
 
 	/* A hard interrupt in a soft one, 10 to 30: only the outer counts */
@@ -1264,28 +1274,32 @@ static void bd_hand_cases(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, func_duration_irq_exit(&c, 2, 80), 0);
 
 	/*
-	 * Woken on a CPU whose clock is 50 ahead: asleep 40 from 110 looks
-	 * like 90, more than the call's 70, and its wait like nothing.
+	 * Switched in on a CPU whose clock is 50 ahead: asleep 40 from 110
+	 * looks like 90 (queued at 200 there), more than the call's 70; the
+	 * wait of 10 is exact, blocked takes what is left.
 	 */
 	func_duration_bd_enter(&t, 1, &snap);
-	func_duration_task_switch_out(&t, 1, 110, false);
-	func_duration_task_wakeup(&t, 1, 200);
-	func_duration_task_switch_in(&t, 1, 160);
-	bd_case(test, "blocked clamped", &t, 1, &snap, 70, 0, 0, 70, 0);
+	func_duration_task_switch_out(&t, 1, 110, 505);
+	func_duration_task_switch_in(&t, 1, 210, 505, 200);
+	bd_case(test, "off clamped", &t, 1, &snap, 70, 0, 10, 60, 0);
 
-	/* Woken on a CPU 100 behind: its wait of 10 looks like 110 */
+	/* Preempted 90 from 300 in a call its clocks say lasted 70 */
 	func_duration_bd_enter(&t, 1, &snap);
-	func_duration_task_switch_out(&t, 1, 210, false);
-	func_duration_task_wakeup(&t, 1, 160);
-	func_duration_task_switch_in(&t, 1, 270);
-	bd_case(test, "runnable clamped", &t, 1, &snap, 80, 0, 80, 0, 0);
+	func_duration_task_switch_out(&t, 1, 300, 505);
+	func_duration_task_switch_in(&t, 1, 390, 505, 300);
+	bd_case(test, "runnable clamped", &t, 1, &snap, 70, 0, 70, 0, 0);
+
+	/* The wait the scheduler says is longer than the time away */
+	func_duration_bd_enter(&t, 1, &snap);
+	func_duration_task_switch_out(&t, 1, 400, 505);
+	func_duration_task_switch_in(&t, 1, 410, 520, 405);
+	bd_case(test, "wait clamped", &t, 1, &snap, 30, 20, 10, 0, 0);
 
 	/* 50 ahead again: blocked takes 100 of 110, leaving 10 of 20 in irq */
 	func_duration_bd_enter(&t, 1, &snap);
 	func_duration_task_add_irq(&t, 1, 20);
-	func_duration_task_switch_out(&t, 1, 340, false);
-	func_duration_task_wakeup(&t, 1, 440);
-	func_duration_task_switch_in(&t, 1, 400);
+	func_duration_task_switch_out(&t, 1, 340, 520);
+	func_duration_task_switch_in(&t, 1, 440, 520, 440);
 	bd_case(test, "interrupt clamped", &t, 1, &snap, 110, 0, 0, 100, 10);
 
 	/* Straddling a stop, or a restart: no breakdown */
@@ -1305,15 +1319,14 @@ static void bd_hand_cases(struct kunit *test)
 	 * and only a call entered since has a breakdown.
 	 */
 	func_duration_bd_enter(&t, 1, &older);
-	func_duration_task_switch_out(&t, 1, 10, false);
-	func_duration_task_wakeup(&t, 2, 30);
-	func_duration_task_switch_in(&t, 2, 50);
+	func_duration_task_switch_out(&t, 1, 10, 520);
+	func_duration_task_switch_in(&t, 2, 50, 520, 30);
 	KUNIT_EXPECT_EQ(test, t.gen, 2);
-	KUNIT_EXPECT_EQ(test, t.blocked, 0);
+	KUNIT_EXPECT_EQ(test, t.off, 0);
 	KUNIT_EXPECT_EQ(test, t.runnable, 0);
 	func_duration_bd_enter(&t, 2, &snap);
-	func_duration_task_switch_out(&t, 2, 60, true);
-	func_duration_task_switch_in(&t, 2, 65);
+	func_duration_task_switch_out(&t, 2, 60, 520);
+	func_duration_task_switch_in(&t, 2, 65, 520, 58);
 	bd_case(test, "after a restart", &t, 2, &snap, 20, 15, 5, 0, 0);
 	KUNIT_EXPECT_FALSE(test, func_duration_bd_return(&t, 2, &older, 80, &p));
 }
@@ -1360,8 +1373,17 @@ struct bd_sim {
 	unsigned int			era;	/* generation changes so far */
 	enum bd_doing			doing;
 	unsigned int			cpu;	/* where it runs, or last ran */
-	/* Whose clock timed its switch-out, or its wakeup since */
-	unsigned int			since_cpu;
+	unsigned int			out_cpu; /* whose clock timed its switch-out */
+	/*
+	 * The scheduler's sched_info: the time the task waited on
+	 * runqueues it left, and since when it waits on the one it is on.
+	 * A runqueue's clock times both ends of a wait on it, so the model
+	 * keeps the wait exact and stamps it on the clock of the CPU the
+	 * task is switched in on.
+	 */
+	u64				run_delay;
+	u64				queued_at;
+	bool				queued;
 	unsigned int			skews;
 	unsigned int			irqs;	/* nested on its CPU */
 	u64				irq_at[BD_IRQS];
@@ -1370,7 +1392,7 @@ struct bd_sim {
 	/* What was covered */
 	unsigned int			exact, skewed, stopped, straddled;
 	unsigned int			unordered, spurious, unwoken, woken;
-	unsigned int			migrations, nested, restarts;
+	unsigned int			migrations, requeued, nested, restarts;
 };
 
 static __printf(3, 4) bool bd_check(struct bd_sim *s, bool ok,
@@ -1501,42 +1523,56 @@ static void bd_sim_return(struct bd_sim *s)
 	s->exact++;
 }
 
+/* The scheduler queues the task: preempted, or woken */
+static void bd_sim_queue(struct bd_sim *s)
+{
+	s->queued = true;
+	s->queued_at = s->now;
+	s->doing = BD_WAITS;
+}
+
 /* The probes run only while live: generation 0 calls none */
 static void bd_sim_switch_out(struct bd_sim *s, bool runnable)
 {
 	if (s->gen)
 		func_duration_task_switch_out(&s->task, s->gen,
-					      bd_clock(s, s->cpu), runnable);
-	s->doing = runnable ? BD_WAITS : BD_SLEEPS;
-	s->since_cpu = s->cpu;
+					      bd_clock(s, s->cpu), s->run_delay);
+	s->out_cpu = s->cpu;
+	if (runnable)
+		bd_sim_queue(s);
+	else
+		s->doing = BD_SLEEPS;
 }
 
-/* Woken from any CPU, whatever the task does: only a sleeper changes */
+/* Woken, whatever the task does: only a sleeper is queued */
 static void bd_sim_wakeup(struct bd_sim *s)
 {
-	unsigned int cpu = prandom_u32_state(&s->rnd) % BD_CPUS;
-	struct func_duration_task before;
-
-	memcpy(&before, &s->task, sizeof(before));
-	if (s->gen)
-		func_duration_task_wakeup(&s->task, s->gen, bd_clock(s, cpu));
 	if (s->doing != BD_SLEEPS) {
 		s->spurious++;
-		bd_check(s, !memcmp(&before, &s->task, sizeof(before)),
-			 "a wakeup of a task not asleep changed it");
 		return;
 	}
-	if (s->offset[cpu] != s->offset[s->since_cpu])
-		s->skews++;
-	s->since_cpu = cpu;
-	s->doing = BD_WAITS;
+	bd_sim_queue(s);
 	s->woken++;
 }
 
-/* Back on a CPU, one time in three maybe another one */
+/* A waiting task moves to another runqueue: its wait there so far counts */
+static void bd_sim_requeue(struct bd_sim *s)
+{
+	if (!s->queued)
+		return;
+	s->run_delay += s->now - s->queued_at;
+	s->queued_at = s->now;
+	s->requeued++;
+}
+
+/*
+ * Back on a CPU, one time in three maybe another one. A sleeper switched
+ * in without a wakeup (which the scheduler does not do) was not queued.
+ */
 static void bd_sim_switch_in(struct bd_sim *s)
 {
 	unsigned int cpu = s->cpu;
+	u64 queued = 0;
 
 	if (prandom_u32_state(&s->rnd) % 3 == 0)
 		cpu = prandom_u32_state(&s->rnd) % BD_CPUS;
@@ -1544,10 +1580,16 @@ static void bd_sim_switch_in(struct bd_sim *s)
 		s->migrations++;
 	if (s->doing == BD_SLEEPS)
 		s->unwoken++;
-	if (s->offset[cpu] != s->offset[s->since_cpu])
+	if (s->offset[cpu] != s->offset[s->out_cpu])
 		s->skews++;
+	if (s->queued)
+		queued = s->queued_at + s->offset[cpu];
 	if (s->gen)
-		func_duration_task_switch_in(&s->task, s->gen, bd_clock(s, cpu));
+		func_duration_task_switch_in(&s->task, s->gen, bd_clock(s, cpu),
+					     s->run_delay, queued);
+	if (s->queued)
+		s->run_delay += s->now - s->queued_at;
+	s->queued = false;
 	s->cpu = cpu;
 	s->doing = BD_RUNS;
 }
@@ -1620,8 +1662,10 @@ static void bd_sim_step(struct bd_sim *s)
 	} else if (r < 470) {
 		if (task)
 			bd_sim_switch_out(s, false);
-	} else if (r < 560) {
+	} else if (r < 540) {
 		bd_sim_wakeup(s);
+	} else if (r < 560) {
+		bd_sim_requeue(s);
 	} else if (r < 760) {
 		if (s->doing != BD_RUNS && !s->irqs)
 			bd_sim_switch_in(s);
@@ -1676,9 +1720,9 @@ static void func_duration_test_breakdown_model(struct kunit *test)
 		   BD_SEED, s->exact, s->skewed);
 	kunit_info(test, "%u with no breakdown (%u entered stopped), %u unordered\n",
 		   s->stopped + s->straddled, s->stopped, s->unordered);
-	kunit_info(test, "%u wakeups (%u spurious), %u switch-ins unwoken, %u migrations\n",
+	kunit_info(test, "%u wakeups (%u spurious), %u switch-ins unwoken, %u migrations, %u of a waiting task\n",
 		   s->woken + s->spurious, s->spurious, s->unwoken,
-		   s->migrations);
+		   s->migrations, s->requeued);
 	kunit_info(test, "%u nested interrupts, %u restarts\n",
 		   s->nested, s->restarts);
 	if (s->failed)
@@ -1692,6 +1736,7 @@ static void func_duration_test_breakdown_model(struct kunit *test)
 	KUNIT_EXPECT_GT(test, s->unwoken, 0);
 	KUNIT_EXPECT_GT(test, s->woken, 0);
 	KUNIT_EXPECT_GT(test, s->migrations, 0);
+	KUNIT_EXPECT_GT(test, s->requeued, 0);
 	KUNIT_EXPECT_GT(test, s->nested, 0);
 	KUNIT_EXPECT_GT(test, s->restarts, 0);
 }

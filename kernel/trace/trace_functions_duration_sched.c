@@ -3,13 +3,15 @@
  * function_duration: the probes behind the breakdown of a call's duration.
  *
  * While an instance with function_duration/breakdown set runs the tracer,
- * probes on sched_switch, sched_wakeup and the interrupt tracepoints keep
- * each task's running totals of the time it was runnable, blocked and in
- * interrupts (struct func_duration_task, in its shadow stack's task
- * area); the tracer's callbacks note them on a call's entry and take the
- * difference on its return (trace_functions_duration.h). The probes are
- * shared by all instances and registered only while one needs them: off,
- * the scheduler and the interrupts pay nothing.
+ * probes on sched_switch and the interrupt tracepoints keep each task's
+ * running totals of the time it was off its CPU, waited on runqueues and
+ * was in interrupts (struct func_duration_task, in its shadow stack's
+ * task area); the tracer's callbacks note them on a call's entry and take
+ * the difference on its return (trace_functions_duration.h). The wait is
+ * the scheduler's sched_info, read at the switch-in, so that wakeups run
+ * no probe. The probes are shared by all instances and registered only
+ * while one needs them: off, the scheduler and the interrupts pay
+ * nothing.
  *
  * Interrupts: the hard interrupt handlers (irq_handler_entry/exit), the
  * softirqs (softirq_entry/exit, also where they run in task context) and,
@@ -25,6 +27,7 @@
 #include <linux/mutex.h>
 #include <linux/percpu.h>
 #include <linux/sched.h>
+#include <linux/sched/clock.h>
 #include <linux/tracepoint.h>
 #include <trace/events/irq.h>
 #include <trace/events/sched.h>
@@ -46,7 +49,14 @@ DEFINE_STATIC_KEY_FALSE(func_duration_breakdown_key);
 
 static DEFINE_PER_CPU(struct func_duration_cpu_irq, func_duration_cpu_irq);
 
-/* Called with the runqueue locked and interrupts disabled */
+static_assert(sizeof(struct func_duration_task) <= FGRAPH_TASK_AREA_SIZE);
+
+/*
+ * Called with the runqueue locked and interrupts disabled, before the
+ * scheduler's sched_info_switch(): @next's sched_info still says since
+ * when it waits on this runqueue, on the runqueue's clock, which is
+ * local_clock()'s.
+ */
 static void func_duration_probe_switch(void *ignore, bool preempt,
 				       struct task_struct *prev,
 				       struct task_struct *next,
@@ -58,32 +68,17 @@ static void func_duration_probe_switch(void *ignore, bool preempt,
 
 	if (!gen)
 		return;
-	now = trace_clock_local();
+	now = local_clock();
 
-	/*
-	 * Runnable: preempted, or its sleep undone before it was off its
-	 * CPU (a signal); prev_state is the state it asked for.
-	 */
 	t = fgraph_task_area(prev);
 	if (t)
 		func_duration_task_switch_out(t, gen, now,
-					      preempt || task_is_running(prev));
+					      prev->sched_info.run_delay);
 	t = fgraph_task_area(next);
 	if (t)
-		func_duration_task_switch_in(t, gen, now);
-}
-
-/* Called with the runqueue of @p locked, @p off its CPU or not asleep */
-static void func_duration_probe_wakeup(void *ignore, struct task_struct *p)
-{
-	u32 gen = READ_ONCE(func_duration_sched_gen);
-	struct func_duration_task *t;
-
-	if (!gen)
-		return;
-	t = fgraph_task_area(p);
-	if (t)
-		func_duration_task_wakeup(t, gen, trace_clock_local());
+		func_duration_task_switch_in(t, gen, now,
+					     next->sched_info.run_delay,
+					     next->sched_info.last_queued);
 }
 
 static void func_duration_irq_begin(void)
@@ -183,47 +178,42 @@ static void func_duration_unregister_arch(void) { }
 static void func_duration_unregister_probes(int registered)
 {
 	switch (registered) {
-	case 7:
+	case 6:
 		func_duration_unregister_arch();
 		fallthrough;
-	case 6:
+	case 5:
 		unregister_trace_softirq_exit(func_duration_probe_softirq_exit, NULL);
 		fallthrough;
-	case 5:
+	case 4:
 		unregister_trace_softirq_entry(func_duration_probe_softirq_entry, NULL);
 		fallthrough;
-	case 4:
+	case 3:
 		unregister_trace_irq_handler_exit(func_duration_probe_irq_exit, NULL);
 		fallthrough;
-	case 3:
-		unregister_trace_irq_handler_entry(func_duration_probe_irq_entry, NULL);
-		fallthrough;
 	case 2:
-		unregister_trace_sched_wakeup(func_duration_probe_wakeup, NULL);
+		unregister_trace_irq_handler_entry(func_duration_probe_irq_entry, NULL);
 		fallthrough;
 	case 1:
 		unregister_trace_sched_switch(func_duration_probe_switch, NULL);
 	}
 }
 
-/* Return how many of the probes are registered: 7 when all are */
+/* Return how many of the probes are registered: 6 when all are */
 static int func_duration_register_probes(void)
 {
 	if (register_trace_sched_switch(func_duration_probe_switch, NULL))
 		return 0;
-	if (register_trace_sched_wakeup(func_duration_probe_wakeup, NULL))
-		return 1;
 	if (register_trace_irq_handler_entry(func_duration_probe_irq_entry, NULL))
-		return 2;
+		return 1;
 	if (register_trace_irq_handler_exit(func_duration_probe_irq_exit, NULL))
-		return 3;
+		return 2;
 	if (register_trace_softirq_entry(func_duration_probe_softirq_entry, NULL))
-		return 4;
+		return 3;
 	if (register_trace_softirq_exit(func_duration_probe_softirq_exit, NULL))
-		return 5;
+		return 4;
 	if (func_duration_register_arch())
-		return 6;
-	return 7;
+		return 5;
+	return 6;
 }
 
 /**
@@ -245,7 +235,7 @@ int func_duration_sched_get(void)
 		return 0;
 
 	registered = func_duration_register_probes();
-	if (registered < 7) {
+	if (registered < 6) {
 		func_duration_unregister_probes(registered);
 		tracepoint_synchronize_unregister();
 		func_duration_sched_users--;
@@ -278,6 +268,6 @@ void func_duration_sched_put(void)
 
 	static_branch_disable(&func_duration_breakdown_key);
 	WRITE_ONCE(func_duration_sched_gen, 0);
-	func_duration_unregister_probes(7);
+	func_duration_unregister_probes(6);
 	tracepoint_synchronize_unregister();
 }
