@@ -386,7 +386,8 @@ def breakdown(out, icount, vanilla):
                    "instance, no event, stats off, on functions the workload "
                    "never calls (the nested workload's), so that only what "
                    "runs at each switch differs: with breakdown 1, the "
-                   "breakdown's probes on sched_switch and sched_wakeup.")
+                   "breakdown's probe on sched_switch (trees before 515d08c "
+                   "had one on sched_wakeup too).")
         out.append("")
         out.append("| mode | instructions/switch | × none |")
         out.append("|---|---:|---:|")
