@@ -20,6 +20,7 @@
 #include <linux/ftrace.h>
 #include <linux/kallsyms.h>
 #include <linux/mutex.h>
+#include <linux/sched/clock.h>
 #include <linux/string.h>
 #include <linux/tracefs.h>
 
@@ -78,6 +79,17 @@ struct func_duration_frame {
 #define FUNC_DURATION_PRINT_RETVAL	0x2
 #define FUNC_DURATION_SLEEP_TIME	0x4
 
+/*
+ * trace_clock_local(), the clock of the events' timestamps, without its
+ * preemption pair: the fgraph core calls both callbacks under its
+ * recursion lock, which disables preemption.
+ */
+static __always_inline u64 func_duration_clock(void)
+{
+	lockdep_assert_preemption_disabled();
+	return sched_clock();
+}
+
 static int func_duration_entry(struct ftrace_graph_ent *trace,
 			       struct fgraph_ops *gops,
 			       struct ftrace_regs *fregs)
@@ -123,12 +135,12 @@ static int func_duration_entry(struct ftrace_graph_ent *trace,
 
 	/* Last: the call's time starts once it is set up */
 	if (!breakdown) {
-		frame->calltime = trace_clock_local();
+		frame->calltime = func_duration_clock();
 		return 1;
 	}
 	/* The start and the task's totals at the same instant */
 	local_irq_save(flags);
-	frame->calltime = trace_clock_local();
+	frame->calltime = func_duration_clock();
 	func_duration_bd_enter(fgraph_task_area(current),
 			       READ_ONCE(func_duration_sched_gen), &frame->bd);
 	local_irq_restore(flags);
@@ -149,6 +161,19 @@ func_duration_event_type(const struct func_duration_parts *parts)
 	return parts ? TRACE_FUNC_DURATION_BREAKDOWN : TRACE_FUNC_DURATION;
 }
 
+/*
+ * The address the call returns to. The core popped it from the shadow
+ * stack and put it in @fregs where the architecture's ftrace_regs can
+ * hold it; elsewhere, the call's frame is still on the shadow stack.
+ */
+static __always_inline unsigned long
+func_duration_caller(struct ftrace_regs *fregs)
+{
+	if (IS_ENABLED(CONFIG_HAVE_DYNAMIC_FTRACE_WITH_ARGS) && fregs)
+		return ftrace_regs_get_instruction_pointer(fregs);
+	return ftrace_graph_top_ret_addr(current);
+}
+
 static __always_inline unsigned int
 func_duration_event_size(const struct func_duration_parts *parts)
 {
@@ -159,11 +184,9 @@ func_duration_event_size(const struct func_duration_parts *parts)
 /* The event's fields, in the ring buffer or in perf's buffer */
 static __always_inline void
 func_duration_fill(void *data, struct ftrace_graph_ret *trace,
-		   u64 calltime, u64 duration,
+		   unsigned long caller, u64 calltime, u64 duration,
 		   const struct func_duration_parts *parts)
 {
-	/* Its frame is still on the shadow stack */
-	unsigned long caller = ftrace_graph_top_ret_addr(current);
 	unsigned long retval = 0;
 
 #ifdef CONFIG_FUNCTION_GRAPH_RETVAL
@@ -226,7 +249,8 @@ static __always_inline bool func_duration_rcu_protected(void)
  */
 static noinline void
 func_duration_write_file(struct trace_event_file *file,
-			 struct ftrace_graph_ret *trace, u64 calltime, u64 duration,
+			 struct ftrace_graph_ret *trace, unsigned long caller,
+			 u64 calltime, u64 duration,
 			 const struct func_duration_parts *parts)
 {
 	unsigned int size = func_duration_event_size(parts);
@@ -262,7 +286,7 @@ func_duration_write_file(struct trace_event_file *file,
 	}
 
 	entry = ring_buffer_event_data(event);
-	func_duration_fill(entry, trace, calltime, duration, parts);
+	func_duration_fill(entry, trace, caller, calltime, duration, parts);
 
 	if (flags & EVENT_FILE_FL_TRIGGER_COND)
 		tt = event_triggers_call(file, buffer, entry, event);
@@ -283,8 +307,9 @@ func_duration_write_file(struct trace_event_file *file,
  * commit would only add a call level and a test each.
  */
 static void func_duration_write(struct trace_array *tr,
-				struct ftrace_graph_ret *trace, u64 calltime, u64 duration,
-				u64 rettime, const struct func_duration_parts *parts)
+				struct ftrace_graph_ret *trace, unsigned long caller,
+				u64 calltime, u64 duration, u64 rettime,
+				const struct func_duration_parts *parts)
 {
 	struct trace_event_file *file = parts ? tr->func_duration_breakdown_file :
 						tr->func_duration_file;
@@ -295,7 +320,8 @@ static void func_duration_write(struct trace_array *tr,
 
 	if (unlikely(file && (file->flags & (EVENT_FILE_FL_TRIGGER_MODE |
 					     EVENT_FILE_FL_FILTERED)))) {
-		func_duration_write_file(file, trace, calltime, duration, parts);
+		func_duration_write_file(file, trace, caller, calltime, duration,
+					 parts);
 		return;
 	}
 
@@ -313,7 +339,7 @@ static void func_duration_write(struct trace_array *tr,
 	entry = ring_buffer_event_data(event);
 	tracing_generic_entry_update(entry, func_duration_event_type(parts),
 				     trace_ctx);
-	func_duration_fill(entry, trace, calltime, duration, parts);
+	func_duration_fill(entry, trace, caller, calltime, duration, parts);
 	/* The task's comm, for the output, as any commit asks */
 	__this_cpu_write(trace_taskinfo_save, true);
 	ring_buffer_unlock_commit(buffer);
@@ -399,7 +425,7 @@ static __always_inline bool func_duration_perf_on(struct trace_array *tr)
  */
 static noinline void
 func_duration_perf_write(struct trace_array *tr, struct ftrace_graph_ret *trace,
-			 u64 calltime, u64 duration,
+			 unsigned long caller, u64 calltime, u64 duration,
 			 const struct func_duration_parts *parts)
 {
 	/* A perf raw record: the u32 size, then the entry, to a u64 */
@@ -433,7 +459,7 @@ func_duration_perf_write(struct trace_array *tr, struct ftrace_graph_ret *trace,
 	if (!entry)
 		return;	/* perf's recursion guard: an NMI within perf */
 	perf_fetch_caller_regs(regs);
-	func_duration_fill(entry, trace, calltime, duration, parts);
+	func_duration_fill(entry, trace, caller, calltime, duration, parts);
 	perf_trace_run_bpf_submit(entry, size, rctx, call, 1, regs, head, NULL);
 }
 #else
@@ -444,7 +470,7 @@ static inline bool func_duration_perf_on(struct trace_array *tr)
 
 static inline void
 func_duration_perf_write(struct trace_array *tr, struct ftrace_graph_ret *trace,
-			 u64 calltime, u64 duration,
+			 unsigned long caller, u64 calltime, u64 duration,
 			 const struct func_duration_parts *parts) { }
 #endif
 
@@ -568,7 +594,7 @@ static void func_duration_return(struct ftrace_graph_ret *trace,
 	struct func_duration_stats *stats;
 	struct func_duration_frame *frame;
 	u64 duration, rettime;
-	unsigned long flags;
+	unsigned long caller, flags;
 	bool breakdown;
 	int size;
 
@@ -602,11 +628,11 @@ static void func_duration_return(struct ftrace_graph_ret *trace,
 	breakdown = static_branch_unlikely(&func_duration_breakdown_key) &&
 		    READ_ONCE(tr->func_duration_breakdown);
 	if (size < sizeof(*frame) || !breakdown) {
-		rettime = trace_clock_local();
+		rettime = func_duration_clock();
 		duration = rettime - frame->calltime;
 	} else {
 		local_irq_save(flags);
-		rettime = trace_clock_local();
+		rettime = func_duration_clock();
 		duration = rettime - frame->calltime;
 		if ((s64)duration >= 0 &&
 		    func_duration_bd_return(fgraph_task_area(current),
@@ -633,12 +659,13 @@ static void func_duration_return(struct ftrace_graph_ret *trace,
 	/* The event follows the instance's breakdown, known parts or not */
 	event_parts = breakdown ? (parts ?: &func_duration_no_parts) : NULL;
 
+	caller = func_duration_caller(fregs);
 	/* The core holds the recursion lock, with preemption disabled */
-	func_duration_write(tr, trace, frame->calltime, duration, rettime,
-			    event_parts);
+	func_duration_write(tr, trace, caller, frame->calltime, duration,
+			    rettime, event_parts);
 	if (func_duration_perf_on(tr))
-		func_duration_perf_write(tr, trace, frame->calltime, duration,
-					 event_parts);
+		func_duration_perf_write(tr, trace, caller, frame->calltime,
+					 duration, event_parts);
 }
 
 /* ---------------------------------------------------------------------
