@@ -306,10 +306,10 @@ func_duration_write_file(struct trace_event_file *file,
  * trace core's buffered events, so trace_buffer_lock_reserve() and its
  * commit would only add a call level and a test each.
  */
-static void func_duration_write(struct trace_array *tr,
-				struct ftrace_graph_ret *trace, unsigned long caller,
-				u64 calltime, u64 duration, u64 rettime,
-				const struct func_duration_parts *parts)
+static __always_inline void
+func_duration_write(struct trace_array *tr, struct ftrace_graph_ret *trace,
+		    unsigned long caller, u64 calltime, u64 duration,
+		    u64 rettime, const struct func_duration_parts *parts)
 {
 	struct trace_event_file *file = parts ? tr->func_duration_breakdown_file :
 						tr->func_duration_file;
@@ -475,12 +475,12 @@ func_duration_perf_write(struct trace_array *tr, struct ftrace_graph_ret *trace,
 #endif
 
 /* Count the call, and hand its duration to its counted caller. */
-static void func_duration_return_stats(struct func_duration_stats *stats,
-				       struct fgraph_ops *gops,
-				       struct ftrace_graph_ret *trace,
-				       unsigned long *task_var,
-				       u64 duration, u64 mark,
-				       const struct func_duration_parts *parts)
+static __always_inline void
+func_duration_return_stats(struct func_duration_stats *stats,
+			   struct fgraph_ops *gops,
+			   struct ftrace_graph_ret *trace,
+			   unsigned long *task_var, u64 duration, u64 mark,
+			   const struct func_duration_parts *parts)
 {
 	struct func_duration_frame *outer;
 	bool ordered = (s64)duration >= 0;
@@ -583,65 +583,28 @@ static u64 func_duration_no_sleep(struct func_duration_frame *frame,
 	return duration;
 }
 
-static void func_duration_return(struct ftrace_graph_ret *trace,
-				 struct fgraph_ops *gops,
-				 struct ftrace_regs *fregs)
+/*
+ * What follows a call's timing: its statistics, then its event if it
+ * took at least the threshold. @parts: the breakdown of a call that
+ * noted the task's totals at its entry; @breakdown: the instance's
+ * breakdown is on, and the event has its parts, known or not.
+ */
+static __always_inline void
+func_duration_account(struct ftrace_graph_ret *trace, struct fgraph_ops *gops,
+		      struct ftrace_regs *fregs, unsigned long *task_var,
+		      struct func_duration_stats *stats,
+		      struct func_duration_frame *frame, u64 duration,
+		      u64 rettime, struct func_duration_parts *parts,
+		      bool breakdown)
 {
-	unsigned long *task_var = fgraph_get_task_var(gops);
-	struct func_duration_parts *parts = NULL;
 	struct trace_array *tr = gops->private;
 	const struct func_duration_parts *event_parts;
-	struct func_duration_stats *stats;
-	struct func_duration_frame *frame;
-	u64 duration, rettime;
-	unsigned long caller, flags;
-	bool breakdown;
-	int size;
-
-	/* Its own test, without looking the task variable up again */
-	if (*task_var & TRACE_GRAPH_FL)
-		ftrace_graph_addr_finish(gops, trace);
-
-	if (*task_var & TRACE_GRAPH_NOTRACE) {
-		*task_var &= ~TRACE_GRAPH_NOTRACE;
-		return;
-	}
+	unsigned long caller;
 
 	/*
-	 * A reset or a restart of the statistics waits for the callbacks
-	 * that may have read the pointer (func_duration_synchronize()).
+	 * The clock is per CPU: a call that migrated may appear to end
+	 * before it started. Such a duration means nothing.
 	 */
-	stats = rcu_dereference_raw(tr->func_duration_stats);
-	func_duration_debug_hold();
-
-	/* No room on the shadow stack at entry: not timed */
-	frame = fgraph_retrieve_data(gops->idx, &size);
-	if (unlikely(!frame))
-		return;
-
-	/*
-	 * trace_clock_local() is per CPU: a call that migrated may appear
-	 * to end before it started. Such a duration means nothing. A call
-	 * that noted the task's totals on entry, with the breakdown still
-	 * on, is broken down over the same window as its duration.
-	 */
-	breakdown = static_branch_unlikely(&func_duration_breakdown_key) &&
-		    READ_ONCE(tr->func_duration_breakdown);
-	if (size < sizeof(*frame) || !breakdown) {
-		rettime = func_duration_clock();
-		duration = rettime - frame->calltime;
-	} else {
-		local_irq_save(flags);
-		rettime = func_duration_clock();
-		duration = rettime - frame->calltime;
-		if ((s64)duration >= 0 &&
-		    func_duration_bd_return(fgraph_task_area(current),
-					    READ_ONCE(func_duration_sched_gen),
-					    &frame->bd, duration, &frame->parts))
-			parts = &frame->parts;
-		local_irq_restore(flags);
-	}
-
 	if (unlikely(!(READ_ONCE(tr->current_trace_flags->val) &
 		       FUNC_DURATION_SLEEP_TIME)) && (s64)duration >= 0)
 		duration = func_duration_no_sleep(frame, duration, parts);
@@ -666,6 +629,92 @@ static void func_duration_return(struct ftrace_graph_ret *trace,
 	if (func_duration_perf_on(tr))
 		func_duration_perf_write(tr, trace, caller, frame->calltime,
 					 duration, event_parts);
+}
+
+/*
+ * The return of a call with the instance's breakdown on. Out of line:
+ * it takes the frame's size by address, which would give the common
+ * return a stack protector. Each of the two returns has its own copy
+ * of the accounting, the statistics and the event's write inlined.
+ */
+static noinline void
+func_duration_return_bd(struct ftrace_graph_ret *trace, struct fgraph_ops *gops,
+			struct ftrace_regs *fregs, unsigned long *task_var,
+			struct func_duration_stats *stats)
+{
+	struct func_duration_parts *parts = NULL;
+	struct func_duration_frame *frame;
+	u64 duration, rettime;
+	unsigned long flags;
+	int size;
+
+	/* No room on the shadow stack at entry: not timed */
+	frame = fgraph_retrieve_data(gops->idx, &size);
+	if (unlikely(!frame))
+		return;
+
+	/*
+	 * A call that noted the task's totals on entry is broken down over
+	 * the same window as its duration.
+	 */
+	if (size < sizeof(*frame)) {
+		rettime = func_duration_clock();
+		duration = rettime - frame->calltime;
+	} else {
+		local_irq_save(flags);
+		rettime = func_duration_clock();
+		duration = rettime - frame->calltime;
+		if ((s64)duration >= 0 &&
+		    func_duration_bd_return(fgraph_task_area(current),
+					    READ_ONCE(func_duration_sched_gen),
+					    &frame->bd, duration, &frame->parts))
+			parts = &frame->parts;
+		local_irq_restore(flags);
+	}
+	func_duration_account(trace, gops, fregs, task_var, stats, frame,
+			      duration, rettime, parts, true);
+}
+
+static void func_duration_return(struct ftrace_graph_ret *trace,
+				 struct fgraph_ops *gops,
+				 struct ftrace_regs *fregs)
+{
+	unsigned long *task_var = fgraph_get_task_var(gops);
+	struct trace_array *tr = gops->private;
+	struct func_duration_stats *stats;
+	struct func_duration_frame *frame;
+	u64 rettime;
+
+	/* Its own test, without looking the task variable up again */
+	if (*task_var & TRACE_GRAPH_FL)
+		ftrace_graph_addr_finish(gops, trace);
+
+	if (*task_var & TRACE_GRAPH_NOTRACE) {
+		*task_var &= ~TRACE_GRAPH_NOTRACE;
+		return;
+	}
+
+	/*
+	 * A reset or a restart of the statistics waits for the callbacks
+	 * that may have read the pointer (func_duration_synchronize()).
+	 */
+	stats = rcu_dereference_raw(tr->func_duration_stats);
+	func_duration_debug_hold();
+
+	if (static_branch_unlikely(&func_duration_breakdown_key) &&
+	    READ_ONCE(tr->func_duration_breakdown)) {
+		func_duration_return_bd(trace, gops, fregs, task_var, stats);
+		return;
+	}
+
+	/* No room on the shadow stack at entry: not timed */
+	frame = fgraph_retrieve_data(gops->idx, NULL);
+	if (unlikely(!frame))
+		return;
+
+	rettime = func_duration_clock();
+	func_duration_account(trace, gops, fregs, task_var, stats, frame,
+			      rettime - frame->calltime, rettime, NULL, false);
 }
 
 /* ---------------------------------------------------------------------
