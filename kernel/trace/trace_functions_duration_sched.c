@@ -68,7 +68,8 @@ static void func_duration_probe_switch(void *ignore, bool preempt,
 
 	if (!gen)
 		return;
-	now = local_clock();
+	/* local_clock() without its preemption pair: interrupts are off */
+	now = local_clock_noinstr();
 
 	t = fgraph_task_area(prev);
 	if (t)
