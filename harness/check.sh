@@ -48,6 +48,21 @@ torture_phase() {
 	echo "NMIs injected: $(cat "$LOGS/check-torture.nmi" 2>/dev/null || echo 0)"
 }
 
+# funcdur's exports, left by the tests of boot phase $1, read by their
+# consumers on the host (harness/exports.py: promtool, node_exporter and
+# Prometheus); $2...: the files that phase's tests must have left.
+exports_phase() {	# phase [required files]
+	ex=$1
+	shift
+	req=""
+	for r in "$@"; do
+		req="$req --require $r"
+	done
+	# shellcheck disable=SC2086
+	phase exports python3 "$TOP/harness/exports.py" --log "$LOGS/check-$ex.out" \
+		--dir "$OUT/exports-$ex" --tools "$OUT/consumers" --results "$RESULTS" $req
+}
+
 phase deps "$TOP/harness/deps.sh" || { fail_phase deps "apt-get failed"; summary; }
 # `make torture` (TESTS=torture) needs only the debug kernel.
 if [ "$(echo $TESTS)" = torture ]; then
@@ -85,6 +100,7 @@ if [ -n "$TESTS" ]; then
 	if [ -n "$others" ]; then
 		TIMEOUT=1200 phase selected boot_phase selected \
 			"$TOP/harness/guest/ftracetest.sh" $others
+		exports_phase selected
 	fi
 	[ -n "$boots" ] && GUESTFILES=$OUT/guestfiles TIMEOUT=900 \
 		boot_tracing_phase boot $boots
@@ -123,6 +139,8 @@ upstream_pid=$!
 # this series' ftracetest tests.
 GUESTFILES=$OUT/guestfiles TIMEOUT=2400 phase ftracetest \
 	boot_phase ftracetest "$TOP/harness/guest/ftracetest.sh"
+exports_phase ftracetest funcdur-top.prom funcdur-top.folded funcdur-trace.folded \
+	funcdur-trace.json
 # A boot with boot-time tracing on the command line and in bootconfig.
 [ -s "$OUT/guestfiles/boot-tests" ] &&
 	GUESTFILES=$OUT/guestfiles TIMEOUT=900 boot_tracing_phase boot

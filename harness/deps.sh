@@ -7,7 +7,9 @@ set -e
 PKGS="qemu-system-x86 busybox-static trace-cmd linux-perf \
       build-essential flex bison bc libelf-dev libssl-dev cpio kmod \
       xz-utils gzip rsync python3 perl git \
-      libtracefs-dev libtraceevent-dev pkg-config tmux"
+      libtracefs-dev libtraceevent-dev pkg-config tmux chromium"
+# (chromium: speedscope loads funcdur's exports in it, harness/exports.py;
+# that also needs node 20 and npm, which the machine has.)
 # make bench: pahole for BTF, clang for the BPF peers, and what the
 # libbpf of the 7.3 tree links with (it is built from the base: Debian
 # 12's libbpf 1.1 knows no fsession; Debian's config of 7.3, which the

@@ -7,9 +7,23 @@
 #    the project's own tests under /harness/tests), "upstream" the rest
 #    of test.d, "all" (the default) both.
 cd /ftrace || exit 1
+
+# The files tests leave in /tmp/harness-exports (funcdur's exports), for
+# the programs that read them on the host (harness/exports.py): gzip,
+# then base64, between two lines.
+print_exports() {
+	for f in /tmp/harness-exports/*; do
+		[ -f "$f" ] || continue
+		echo "HARNESS: EXPORT ${f##*/}"
+		gzip -c "$f" | base64
+		echo "HARNESS: EXPORT END"
+	done
+}
+
 if [ -n "$(ls /extra 2>/dev/null)" ]; then
 	echo "HARNESS: SUITE selected"
 	./ftracetest -v -l /tmp/ftlog-selected /extra/* | cat
+	print_exports
 	exit 0
 fi
 suite=$(cat /harness/suite 2>/dev/null)
@@ -17,6 +31,7 @@ series=$(cat /harness/series-tests 2>/dev/null)
 if [ -n "$series" ] && [ "$suite" != upstream ]; then
 	echo "HARNESS: SUITE series"
 	./ftracetest -v -l /tmp/ftlog-series $series | cat
+	print_exports
 fi
 [ "$suite" = series ] && exit 0
 upstream=$(find test.d -name '*.tc' | sort | while read -r t; do

@@ -41,13 +41,17 @@ static const char *const usage_text[] = {
 	"                          calls, rate, name, running, runnable, blocked, irq",
 	"      --top N             only the first N functions",
 	"      --once              top: print one table, at the end of the run",
-	"      --format FMT        table (default), csv or json",
+	"      --format FMT        table (default), csv, json, folded (flame graphs),",
+	"                          chrome (trace: Perfetto, speedscope) or openmetrics",
+	"                          (top and hist: Prometheus; with -o, the file is",
+	"                          replaced whole at each refresh)",
 	"  -o, --output FILE       write there (record: the trace.dat, default trace.dat)",
 	"  -B, --instance NAME     use or create the instance NAME",
 	"      --attach NAME       read the instance NAME as it is, changing nothing",
 	"                          ('/' for the top level)",
 	"      --keep              leave the instance in place at the end",
 	"      --no-sleep-time     do not count the time a task is switched out",
+	"      --cost              measure first what timing a call costs here; show it",
 	"      --buffer-size KB    the ring buffer's size per CPU",
 	"  -h, --help              this help",
 	"",
@@ -104,7 +108,7 @@ static char **add_glob(char **list, int *nr, const char *glob)
 
 enum {
 	OPT_TOP = 256, OPT_ONCE, OPT_FORMAT, OPT_ATTACH, OPT_KEEP,
-	OPT_NO_SLEEP_TIME, OPT_BUFFER_SIZE,
+	OPT_NO_SLEEP_TIME, OPT_BUFFER_SIZE, OPT_COST,
 };
 
 static void parse_args(struct funcdur_params *p, int argc, char **argv)
@@ -130,6 +134,7 @@ static void parse_args(struct funcdur_params *p, int argc, char **argv)
 		{ "attach",	required_argument, NULL, OPT_ATTACH },
 		{ "keep",	no_argument,	   NULL, OPT_KEEP },
 		{ "no-sleep-time", no_argument,	   NULL, OPT_NO_SLEEP_TIME },
+		{ "cost",	no_argument,	   NULL, OPT_COST },
 		{ "buffer-size", required_argument, NULL, OPT_BUFFER_SIZE },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -222,8 +227,14 @@ static void parse_args(struct funcdur_params *p, int argc, char **argv)
 				p->format = FORMAT_CSV;
 			else if (!strcmp(optarg, "json"))
 				p->format = FORMAT_JSON;
+			else if (!strcmp(optarg, "folded"))
+				p->format = FORMAT_FOLDED;
+			else if (!strcmp(optarg, "chrome"))
+				p->format = FORMAT_CHROME;
+			else if (!strcmp(optarg, "openmetrics"))
+				p->format = FORMAT_OPENMETRICS;
 			else
-				bad("bad format '%s' (table, csv or json)", optarg);
+				bad("bad format '%s' (see --format in --help)", optarg);
 			break;
 		case OPT_ATTACH:
 			if (!*optarg || strlen(optarg) > 200 ||
@@ -236,6 +247,9 @@ static void parse_args(struct funcdur_params *p, int argc, char **argv)
 			break;
 		case OPT_NO_SLEEP_TIME:
 			p->no_sleep_time = true;
+			break;
+		case OPT_COST:
+			p->cost = true;
 			break;
 		case OPT_BUFFER_SIZE:
 			errno = 0;
@@ -258,6 +272,8 @@ static void parse_args(struct funcdur_params *p, int argc, char **argv)
 		  p->no_sleep_time || p->buffer_kb || p->cmd || p->keep;
 	if (p->attach && changes)
 		bad("%s--attach reads an instance as it is: no option may change it", "");
+	if (p->cost && (p->attach || p->mode == MODE_RECORD))
+		bad("%s--cost is for top, hist and trace runs of their own", "");
 	if (p->attach && (p->mode == MODE_RECORD || p->mode == MODE_TRACE))
 		bad("%s--attach is for top and hist", "");
 	if (p->mode == MODE_RECORD && (p->auto_ns || p->format != FORMAT_TABLE || p->keep))
@@ -270,6 +286,10 @@ static void parse_args(struct funcdur_params *p, int argc, char **argv)
 		bad("%s-t is where -a saves the trace: it needs -a", "");
 	if (p->auto_ns && !p->trace_file)
 		p->trace_file = "funcdur_trace.txt";
+	if (p->format == FORMAT_OPENMETRICS && p->mode == MODE_TRACE)
+		bad("%s--format openmetrics is for top and hist", "");
+	if (p->format == FORMAT_CHROME && p->mode != MODE_TRACE)
+		bad("%s--format chrome is for trace", "");
 	if (p->once && p->mode != MODE_TOP)
 		bad("%s--once is for top", "");
 	if (p->cmd && (p->nr_pids || p->comm))
@@ -316,7 +336,8 @@ int main(int argc, char **argv)
 
 	if (params.mode == MODE_RECORD)
 		return funcdur_record(&params);
-	if (params.output) {
+	/* an exposition replaces the file whole, at each refresh (top.c) */
+	if (params.output && params.format != FORMAT_OPENMETRICS) {
 		s.out = fopen(params.output, "w");
 		if (!s.out) {
 			fprintf(stderr, "funcdur: cannot write %s: %s\n", params.output,

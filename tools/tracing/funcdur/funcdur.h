@@ -17,7 +17,10 @@
 #define THRESHOLD_OFF		18446744073709551615ULL	/* stats only */
 
 enum funcdur_mode { MODE_TOP, MODE_HIST, MODE_TRACE, MODE_RECORD };
-enum funcdur_format { FORMAT_TABLE, FORMAT_CSV, FORMAT_JSON };
+enum funcdur_format {
+	FORMAT_TABLE, FORMAT_CSV, FORMAT_JSON, FORMAT_FOLDED, FORMAT_CHROME,
+	FORMAT_OPENMETRICS,
+};
 
 /* What the command line asked for; filled before anything is changed. */
 struct funcdur_params {
@@ -44,6 +47,7 @@ struct funcdur_params {
 	bool			once;		/* --once */
 	bool			breakdown;	/* --breakdown */
 	bool			no_sleep_time;	/* --no-sleep-time */
+	bool			cost;		/* --cost */
 	const char		*sort;		/* -s */
 	int			top;		/* --top */
 	size_t			buffer_kb;	/* --buffer-size */
@@ -67,10 +71,18 @@ struct fd_footer {
 	bool			running;
 };
 
+/* What timing a call costs here (--cost, cost.c). */
+struct fd_cost {
+	unsigned long long	calls;		/* of the near-empty function */
+	unsigned long long	floor_ns;	/* their P50 */
+	unsigned long long	overhead_ns;	/* added to a traced call's caller */
+};
+
 struct fd_stats {
 	struct fd_row		*rows;
 	int			nr_rows;
 	struct fd_footer	footer;
+	const struct fd_cost	*cost;		/* --cost, or NULL */
 };
 
 /* One bucket of a function's log2 histogram: [lo, hi], hi 0 for "inf". */
@@ -91,6 +103,7 @@ struct funcdur_session {
 	struct tracefs_instance	*inst;
 	bool			created;	/* the instance is ours */
 	bool			configured;	/* we set its tracer */
+	struct fd_cost		cost;		/* --cost: calls 0 if not measured */
 	pid_t			child;		/* -- CMD, or 0 */
 	int			child_go;	/* pipe that releases the child */
 	int			child_status;
@@ -132,6 +145,31 @@ void stats_print(FILE *f, struct fd_stats *st, struct funcdur_params *p,
 		 bool breakdown, bool with_rate, const char *title);
 void hist_print(FILE *f, struct fd_hist *h, int nr, struct fd_stats *st,
 		struct funcdur_params *p);
+
+/* cost.c */
+int cost_measure(unsigned long long threshold, bool breakdown, struct fd_cost *cost);
+void cost_print(FILE *f, const struct fd_cost *cost);
+
+/* openmetrics.c */
+void openmetrics_print(FILE *f, const char *inst, struct fd_stats *st,
+		       struct fd_hist *h, int nr, int rows, bool breakdown);
+
+/* folded.c */
+struct folded;
+void folded_stats_print(FILE *f, struct fd_stats *st, int top);
+struct folded *folded_new(void);
+void folded_add(struct folded *fd, const char *comm, const char *caller,
+		const char *func, unsigned long long weight);
+void folded_print_free(struct folded *fd, FILE *f);
+
+/* chrome.c */
+struct chrome;
+struct chrome *chrome_new(bool breakdown);
+void chrome_add(struct chrome *ch, const char *comm, const char *func,
+		const char *caller, int pid, int depth,
+		unsigned long long calltime, unsigned long long dur,
+		long long retval, const unsigned long long parts[4]);
+unsigned long chrome_print_free(struct chrome *ch, FILE *f);
 
 /* top.c, trace.c, record.c */
 int funcdur_top(struct funcdur_session *s);

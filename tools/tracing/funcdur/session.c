@@ -591,6 +591,12 @@ int session_start(struct funcdur_session *s)
 		return -1;
 	if (!s->created && session_write(s, "tracing_on", "1"))
 		return -1;
+	if (p->cost) {
+		if (cost_measure(threshold, breakdown, &s->cost))
+			return -1;
+		if (p->mode == MODE_TRACE)
+			cost_print(stderr, &s->cost);
+	}
 	if (session_write(s, "current_tracer", "function_duration"))
 		return -1;
 	s->configured = true;

@@ -378,6 +378,8 @@ void stats_print(FILE *f, struct fd_stats *st, struct funcdur_params *p,
 			fprintf(f, "%s\n", title);
 		print_table(f, st, nr, p, breakdown, with_rate);
 		print_footer(f, st);
+		if (st->cost)
+			cost_print(f, st->cost);
 		break;
 	case FORMAT_CSV:
 		print_csv(f, st, nr, with_rate, st->footer.window_ns);
@@ -385,6 +387,10 @@ void stats_print(FILE *f, struct fd_stats *st, struct funcdur_params *p,
 	case FORMAT_JSON:
 		fputs("{", f);
 		json_footer(f, &st->footer);
+		if (st->cost)
+			fprintf(f, ",\"cost\":{\"calls\":%llu,\"floor_ns\":%llu,%s%llu}",
+				st->cost->calls, st->cost->floor_ns, "\"overhead_ns\":",
+				st->cost->overhead_ns);
 		fputs(",\"functions\":[", f);
 		for (i = 0; i < nr; i++) {
 			if (i)
@@ -392,6 +398,10 @@ void stats_print(FILE *f, struct fd_stats *st, struct funcdur_params *p,
 			json_row(f, &st->rows[i], with_rate);
 		}
 		fputs("]}\n", f);
+		break;
+	case FORMAT_FOLDED:
+	case FORMAT_CHROME:		/* not for top */
+	case FORMAT_OPENMETRICS:	/* top.c prints them */
 		break;
 	}
 	fflush(f);
@@ -478,6 +488,10 @@ void hist_print(FILE *f, struct fd_hist *h, int nr, struct fd_stats *st,
 					x->buckets[j].lo, x->buckets[j].hi,
 					x->buckets[j].count);
 			fputs("]}\n", f);
+			break;
+		case FORMAT_FOLDED:
+		case FORMAT_CHROME:		/* not for hist */
+		case FORMAT_OPENMETRICS:	/* top.c prints them */
 			break;
 		}
 	}

@@ -4,6 +4,7 @@
  * read from function_duration/stats and /hist of the run's instance.
  * Nothing is read from the ring buffer unless -a stops the run.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -64,6 +65,43 @@ static bool auto_hit(struct funcdur_session *s)
 	return s->params->auto_ns && tracefs_trace_is_on(s->inst) == 0;
 }
 
+/*
+ * One OpenMetrics exposition, to the output; with -o, into a new file
+ * renamed over FILE, so that a reader (node_exporter's textfile
+ * collector) never sees half of one.
+ */
+static int exposition(struct funcdur_session *s, struct fd_stats *st)
+{
+	struct funcdur_params *p = s->params;
+	const char *name = tracefs_instance_get_name(s->inst);
+	int nr, rows = p->top > 0 && p->top < st->nr_rows ? p->top : st->nr_rows;
+	char tmp[4096];
+	struct fd_hist *h;
+	FILE *f = s->out;
+
+	if (hist_read(s->inst, &h, &nr))
+		return -1;
+	if (p->output) {
+		snprintf(tmp, sizeof(tmp), "%s.%d.tmp", p->output, (int)getpid());
+		f = fopen(tmp, "w");
+		if (!f) {
+			warnx_fd("cannot write %s: %s", tmp, strerror(errno));
+			hist_free(h, nr);
+			return -1;
+		}
+	}
+	openmetrics_print(f, name ? name : "", st, h, nr, rows, breakdown_on(s));
+	hist_free(h, nr);
+	if (!p->output)
+		return fflush(f);
+	if (fclose(f) || rename(tmp, p->output)) {
+		warnx_fd("cannot write %s: %s", p->output, strerror(errno));
+		unlink(tmp);
+		return -1;
+	}
+	return 0;
+}
+
 int funcdur_top(struct funcdur_session *s)
 {
 	struct funcdur_params *p = s->params;
@@ -95,7 +133,13 @@ int funcdur_top(struct funcdur_session *s)
 		set_rates(&cur, &prev, ((double)cur.footer.window_ns -
 					(double)prev.footer.window_ns) / 1e9);
 		stats_sort(&cur, p->sort);
-		if (p->mode == MODE_TOP) {
+		cur.cost = s->cost.calls ? &s->cost : NULL;
+		if (p->format == FORMAT_OPENMETRICS) {
+			if (exposition(s, &cur))
+				return FUNCDUR_EXIT_ERROR;
+		} else if (p->format == FORMAT_FOLDED) {
+			folded_stats_print(s->out, &cur, p->top);
+		} else if (p->mode == MODE_TOP) {
 			title(head, sizeof(head), s, &cur, t - start);
 			if (tty && live)
 				fputs("\033[H\033[2J", s->out);
@@ -108,7 +152,10 @@ int funcdur_top(struct funcdur_session *s)
 				return FUNCDUR_EXIT_ERROR;
 			if (p->format == FORMAT_TABLE) {
 				title(head, sizeof(head), s, &cur, t - start);
-				fprintf(s->out, "%s\n\n", head);
+				fprintf(s->out, "%s\n", head);
+				if (cur.cost)
+					cost_print(s->out, cur.cost);
+				fputc('\n', s->out);
 			}
 			hist_print(s->out, h, nr, &cur, p);
 			hist_free(h, nr);

@@ -36,6 +36,8 @@ struct trace_ctx {
 	struct tep_handle	*tep;
 	struct tep_event	*fd_event, *bd_event, *stack_event;
 	struct fd_event		*kept;
+	struct folded		*folded;	/* --format folded */
+	struct chrome		*chrome;	/* --format chrome */
 	unsigned long		nr_kept;	/* ever; kept[nr % keep] */
 	unsigned long		stop_nr;	/* -a: the stopping call's nr + 1 */
 	unsigned long		keep;		/* KEEP_EVENTS with -a, else 1 */
@@ -169,6 +171,9 @@ static void print_header(struct trace_ctx *c, FILE *f)
 		fputs("running,runnable,blocked,irq\n", f);
 		break;
 	case FORMAT_JSON:
+	case FORMAT_FOLDED:
+	case FORMAT_CHROME:
+	case FORMAT_OPENMETRICS:
 		break;
 	}
 }
@@ -211,6 +216,23 @@ static void print_event(struct trace_ctx *c, FILE *f, struct fd_event *e)
 			",\"depth\":%d,\"calltime\":%llu,\"retval\":%llu,\"running\":%llu,\"runnable\":%llu,\"blocked\":%llu,\"irq\":%llu}\n",
 			e->depth, e->calltime, e->retval, e->running, e->runnable,
 			e->blocked, e->irq);
+		break;
+	case FORMAT_FOLDED:
+		folded_add(c->folded, comm, sym_name(e->caller, false, caller, sizeof(caller)),
+			   fn, e->duration);
+		break;
+	case FORMAT_CHROME: {
+		unsigned long long parts[4] = { e->running, e->runnable, e->blocked, e->irq };
+
+		/* an error is negative in the kernel's long */
+		long long ret = tep_get_long_size(c->tep) == 4 ? (int)e->retval
+							       : (long long)e->retval;
+
+		chrome_add(c->chrome, comm, fn, caller, e->pid, e->depth,
+			   e->calltime, e->duration, ret, parts);
+		break;
+	}
+	case FORMAT_OPENMETRICS:
 		break;
 	}
 }
@@ -325,9 +347,13 @@ static int trace_init(struct trace_ctx *c, struct funcdur_session *s, bool print
 		return -1;
 	}
 	c->keep = s->params->auto_ns ? KEEP_EVENTS : 1;
+	if (s->params->format == FORMAT_FOLDED)
+		c->folded = folded_new();
 	c->kept = xzalloc(c->keep * sizeof(*c->kept));
 	c->breakdown = !tracefs_instance_file_read_number(s->inst, "function_duration/breakdown",
 							   &bd) && bd;
+	if (s->params->format == FORMAT_CHROME)
+		c->chrome = chrome_new(c->breakdown);
 	tracefs_load_cmdlines(NULL, c->tep);
 	if (s->child > 0)
 		name_child(c, s);
@@ -542,6 +568,17 @@ int funcdur_trace(struct funcdur_session *s)
 		}
 	}
 	trace_read(&c);
+	if (c.folded) {
+		folded_print_free(c.folded, s->out);
+		c.folded = NULL;
+	}
+	if (c.chrome) {
+		unsigned long cut = chrome_print_free(c.chrome, s->out);
+
+		c.chrome = NULL;
+		if (cut)
+			warnx_fd("%lu calls cut at the end of their caller's, to nest", cut);
+	}
 	if (c.missed)
 		warnx_fd("%lld events lost", c.missed);
 	if (hit) {
