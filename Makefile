@@ -5,7 +5,7 @@
 
 H := harness
 
-.PHONY: all run check check-arch torture bench shell series deps vanilla-baseline harness-selftest clean help
+.PHONY: all run check check-arch torture bench shell series deb deps vanilla-baseline harness-selftest clean help
 
 all: help
 
@@ -19,6 +19,8 @@ help:
 	@echo "make shell    boot the production-like kernel with a shell, tracefs mounted"
 	@echo "make series   export the series with git format-patch, git am it, checkpatch"
 	@echo "              (EACH=1: then build the kernel after every patch in turn)"
+	@echo "make deb     the series as Debian kernel packages for a real machine, and funcdur"
+	@echo "              (CONFIG=file; default: the running kernel's config)"
 	@echo "make harness-selftest  prove make check fails on a failing test and a WARN, and boots under early NMIs"
 	@echo "make clean    remove out/ (the build directory)"
 
@@ -53,6 +55,11 @@ bench:
 
 series: deps
 	@$(H)/series.sh $(if $(EACH),&& $(H)/series-build.sh)
+
+# Debian packages of the series (bindeb-pkg) and funcdur, for a real
+# machine: see README.md, "On a real machine". Not part of make check.
+deb:
+	@$(H)/deps.sh deb && CONFIG="$(CONFIG)" $(H)/deb.sh
 
 # Prove that make check fails on a failing test and on a kernel WARN.
 harness-selftest: deps

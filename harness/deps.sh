@@ -15,6 +15,8 @@ PKGS="qemu-system-x86 busybox-static trace-cmd linux-perf \
 # 12's libbpf 1.1 knows no fsession; Debian's config of 7.3, which the
 # bench kernel follows, comes with the base too: harness/fetch-base.sh).
 [ "$1" = bench ] && PKGS="$PKGS dwarves clang zlib1g-dev libzstd-dev"
+# make deb: what the kernel's bindeb-pkg lists as its build dependencies.
+[ "$1" = deb ] && PKGS="$PKGS debhelper libdw-dev"
 # make check-arch: the cross compilers (with their static C libraries),
 # QEMU for arm64 and arm, and Debian's arm64 and armhf archives, from
 # which initramfs.sh takes busybox-static (apt-get download, not installed).
