@@ -25,8 +25,8 @@ phase deps "$TOP/harness/deps.sh" arch || { fail_phase deps "apt-get failed"; su
 
 G=$OUT/guestfiles-arch
 mkdir -p "$G"
-# funcdur is built for x86_64 only (harness/initramfs.sh): the tests that
-# require it are not run here. TESTS="path ..." (repo paths) runs only those.
+# Every test of the series, funcdur's included (cross-built by
+# harness/initramfs.sh). TESTS="path ..." (repo paths) runs only those.
 for t in $TESTS; do
 	[ -e "$TOP/$t" ] || die "no such test: $t"
 done
@@ -34,13 +34,7 @@ if [ -n "$TESTS" ]; then
 	for t in $TESTS; do echo "$t"; done | sed -e 's|^harness/|/harness/|' \
 		-e 's|^.*tools/testing/selftests/ftrace/||'
 else
-	series_tests | while read -r t; do
-		case $t in
-		/harness/*) f=$TOP$t;;
-		*) f=$ST/tools/testing/selftests/ftrace/$t;;
-		esac
-		grep -q '^# requires:.*funcdur:program' "$f" || echo "$t"
-	done
+	series_tests
 fi > "$G/all-tests"
 split_boot_tests "$G/all-tests" "$G"
 echo series > "$G/suite"
@@ -55,6 +49,15 @@ for ARCH in ${ARCHES:-arm64 arm}; do
 	KERNEL=check$ASUFFIX GUESTFILES=$G TIMEOUT=3600 \
 		phase "ftracetest-$ARCH" boot_phase "ftracetest-$ARCH" \
 		"$TOP/harness/guest/ftracetest.sh"
+	# funcdur's exports made on this architecture, read by their
+	# consumers on the host (harness/exports.py, as in make check)
+	req=""
+	[ -z "$TESTS" ] && req="--require funcdur-top.prom --require funcdur-top.folded
+		--require funcdur-trace.folded --require funcdur-trace.json"
+	# shellcheck disable=SC2086
+	phase "exports-$ARCH" python3 "$TOP/harness/exports.py" --phase "exports-$ARCH" \
+		--log "$LOGS/check-ftracetest-$ARCH.out" --dir "$OUT/exports-ftracetest-$ARCH" \
+		--tools "$OUT/consumers" --results "$RESULTS" $req
 	# TESTS= without a boot-time test: no boot-tracing boot
 	[ -s "$G/boot-tests" ] || [ -z "$TESTS" ] || continue
 	KERNEL=check$ASUFFIX GUESTFILES=$G TIMEOUT=1200 \

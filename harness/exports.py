@@ -26,7 +26,7 @@ host, on loopback only:
 
 The consumers are Debian's packages, downloaded and unpacked under
 --tools, never installed. Prints "PASS|FAIL exports: ..." lines, also
-appended to --results.
+appended to --results (exports: is --phase).
 """
 
 import argparse
@@ -109,12 +109,12 @@ def free_port():
 
 
 class Results:
-    def __init__(self, path):
-        self.path, self.failed = path, 0
+    def __init__(self, path, phase):
+        self.path, self.phase, self.failed = path, phase, 0
 
     def add(self, ok, what, detail=""):
-        line = "%s exports: %s%s" % ("PASS" if ok else "FAIL", what,
-                                     " -- " + detail if detail else "")
+        line = "%s %s: %s%s" % ("PASS" if ok else "FAIL", self.phase, what,
+                                " -- " + detail if detail else "")
         print(line, flush=True)
         if not ok:
             self.failed += 1
@@ -276,11 +276,12 @@ def main():
     ap.add_argument("--dir", required=True, help="where to put the files")
     ap.add_argument("--tools", required=True, help="where the consumers are unpacked")
     ap.add_argument("--results", help="append the results there")
+    ap.add_argument("--phase", default="exports", help="the results' phase name")
     ap.add_argument("--require", action="append", default=[],
                     help="a file the guest must have exported")
     args = ap.parse_args()
 
-    res = Results(args.results)
+    res = Results(args.results, args.phase)
     try:
         check(res, args)
     except Exception as e:  # a harness error is a failure, with its reason

@@ -123,11 +123,34 @@ vanilla-*) ;;
 esac
 # funcdur, the front end (tools/tracing/funcdur of the laid tree), built
 # with its own Makefile against the host's libtracefs and libtraceevent,
-# and tmux, the terminal its top is tested in; x86_64 only for now (and
-# only where the laid tree has it: not the unpatched base).
+# and tmux, the terminal its top is tested in (only where the laid tree
+# has it: not the unpatched base). On arm64 and arm: cross-built against
+# Debian's packages of those libraries for the architecture, unpacked
+# into $STAGE, whose libraries go with it into the guest.
 case $name in
 vanilla-*) ;;
-*)	if [ "$ARCH" = x86_64 ] && [ -d "$srctree/tools/tracing/funcdur" ]; then
+*)	if [ "$ARCH" != x86_64 ] && [ -d "$srctree/tools/tracing/funcdur" ]; then
+		for p in libtracefs-dev libtraceevent-dev libtracefs1 libtraceevent1; do
+			deb_unpack $p
+		done
+		lib=$STAGE/usr/lib/$TRIPLET
+		rm -rf "$OUT/funcdur-$ARCH"
+		mkdir -p "$OUT/funcdur-$ARCH"
+		log=$LOGS/build-funcdur-$ARCH.log
+		make -s -C "$srctree/tools/tracing/funcdur" O="$OUT/funcdur-$ARCH" \
+			CC="${CROSS}gcc -I$STAGE/usr/include -L$lib -Wl,-rpath-link,$lib" \
+			LD="${CROSS}ld" AR="${CROSS}ar" PKG_CONFIG_LIBDIR="$lib/pkgconfig" \
+			PKG_CONFIG_SYSROOT_DIR="$STAGE" > "$log" 2>&1 ||
+			{ cat "$log"; die "cannot build funcdur for $ARCH"; }
+		grep -q 'warning:' "$log" && { cat "$log"; die "funcdur: compiler warnings"; }
+		cp "$OUT/funcdur-$ARCH/funcdur" "$STAGE/usr/bin/funcdur"
+		copy_foreign_elf /usr/bin/funcdur
+		copy_foreign_prog tmux /usr/bin/tmux
+		mkdir -p "$ROOT/usr/lib/locale"
+		cp -r /usr/lib/locale/C.utf8 "$ROOT/usr/lib/locale/"
+		cp -r /lib/terminfo "$ROOT/lib/"
+	fi
+	if [ "$ARCH" = x86_64 ] && [ -d "$srctree/tools/tracing/funcdur" ]; then
 		mkdir -p "$OUT/funcdur"
 		log=$LOGS/build-funcdur.log
 		make -s -C "$srctree/tools/tracing/funcdur" O="$OUT/funcdur" \
