@@ -39,18 +39,9 @@ struct chrome {
 	bool			breakdown;
 };
 
-static unsigned long hash_str(const char *s)
-{
-	unsigned long h = 5381;
-
-	while (*s)
-		h = h * 33 + (unsigned char)*s++;
-	return h;
-}
-
 static size_t find_slot(struct chrome *ch, const char *s)
 {
-	size_t i = hash_str(s) & (ch->nr_slots - 1);
+	size_t i = str_hash(s) & (ch->nr_slots - 1);
 
 	while (ch->slots[i] >= 0 && strcmp(ch->names[ch->slots[i]], s))
 		i = (i + 1) & (ch->nr_slots - 1);

@@ -44,19 +44,10 @@ struct folded {
 	size_t			size, used;
 };
 
-static unsigned long hash_str(const char *s)
-{
-	unsigned long h = 5381;
-
-	while (*s)
-		h = h * 33 + (unsigned char)*s++;
-	return h;
-}
-
 static struct folded_entry *slot(struct folded_entry *slots, size_t size,
 				 const char *stack)
 {
-	size_t i = hash_str(stack) & (size - 1);
+	size_t i = str_hash(stack) & (size - 1);
 
 	while (slots[i].stack && strcmp(slots[i].stack, stack))
 		i = (i + 1) & (size - 1);

@@ -120,6 +120,7 @@ void *xzalloc(size_t size);
 char *xstrdup(const char *s);
 char **list_add(char **list, int *nr, const char *s);
 bool read_first_line(const char *path, char *buf, size_t size);
+unsigned long str_hash(const char *s);
 void json_string(FILE *f, const char *s);
 void csv_string(FILE *f, const char *s);
 

@@ -122,6 +122,16 @@ bool read_first_line(const char *path, char *buf, size_t size)
 	return ok && buf[0];
 }
 
+/* djb2: the hash of the string tables of folded.c and chrome.c */
+unsigned long str_hash(const char *s)
+{
+	unsigned long h = 5381;
+
+	while (*s)
+		h = h * 33 + (unsigned char)*s++;
+	return h;
+}
+
 void json_string(FILE *f, const char *s)
 {
 	fputc('"', f);
