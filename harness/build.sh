@@ -64,10 +64,11 @@ if [ ! -f "$OBJ/.config" ] || [ "$(cat "$stamp" 2>/dev/null)" != "$sum" ] || [ -
 		got=$(sed -n "s/^$sym=//p" "$OBJ/.config")
 		[ -z "$got" ] && got=n
 		[ "$val" = "$got" ] && continue
-		# The unpatched base has none of the series' symbols (its
-		# KUnit tests' included): a symbol no Kconfig declares is not
-		# asked of it.
-		if [ "$2" = vanilla ] && ! grep -rqs --include='Kconfig*' \
+		# The unpatched base, or the series WITHOUT some patches,
+		# lacks symbols of the series (its KUnit tests' included): a
+		# symbol no Kconfig declares is not asked of it.
+		if { [ "$2" = vanilla ] || [ -n "$WITHOUT" ]; } &&
+			! grep -rqs --include='Kconfig*' \
 			"^\(menu\)\?config ${sym#CONFIG_}\$" "$srctree"; then
 			continue
 		fi
