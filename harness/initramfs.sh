@@ -137,9 +137,9 @@ vanilla-*) ;;
 		rm -rf "$OUT/funcdur-$ARCH"
 		mkdir -p "$OUT/funcdur-$ARCH"
 		log=$LOGS/build-funcdur-$ARCH.log
+		# as a user cross-builds it (see its man page)
 		make -s -C "$srctree/tools/tracing/funcdur" O="$OUT/funcdur-$ARCH" \
-			CC="${CROSS}gcc -I$STAGE/usr/include -L$lib -Wl,-rpath-link,$lib" \
-			LD="${CROSS}ld" AR="${CROSS}ar" PKG_CONFIG_LIBDIR="$lib/pkgconfig" \
+			CROSS_COMPILE="$CROSS" PKG_CONFIG_LIBDIR="$lib/pkgconfig" \
 			PKG_CONFIG_SYSROOT_DIR="$STAGE" > "$log" 2>&1 ||
 			{ cat "$log"; die "cannot build funcdur for $ARCH"; }
 		grep -q 'warning:' "$log" && { cat "$log"; die "funcdur: compiler warnings"; }
