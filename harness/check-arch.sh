@@ -53,7 +53,8 @@ for ARCH in ${ARCHES:-arm64 arm}; do
 	# consumers on the host (harness/exports.py, as in make check)
 	req=""
 	[ -z "$TESTS" ] && req="--require funcdur-top.prom --require funcdur-top.folded
-		--require funcdur-trace.folded --require funcdur-trace.json"
+		--require funcdur-trace.folded --require funcdur-trace.json
+		--require funcdur-record.json"
 	# shellcheck disable=SC2086
 	phase "exports-$ARCH" python3 "$TOP/harness/exports.py" --phase "exports-$ARCH" \
 		--log "$LOGS/check-ftracetest-$ARCH.out" --dir "$OUT/exports-ftracetest-$ARCH" \

@@ -140,7 +140,7 @@ upstream_pid=$!
 GUESTFILES=$OUT/guestfiles TIMEOUT=2400 phase ftracetest \
 	boot_phase ftracetest "$TOP/harness/guest/ftracetest.sh"
 exports_phase ftracetest funcdur-top.prom funcdur-top.folded funcdur-trace.folded \
-	funcdur-trace.json
+	funcdur-trace.json funcdur-record.json
 # A boot with boot-time tracing on the command line and in bootconfig.
 [ -s "$OUT/guestfiles/boot-tests" ] &&
 	GUESTFILES=$OUT/guestfiles TIMEOUT=900 boot_tracing_phase boot

@@ -137,10 +137,11 @@ vanilla-*) ;;
 		rm -rf "$OUT/funcdur-$ARCH"
 		mkdir -p "$OUT/funcdur-$ARCH"
 		log=$LOGS/build-funcdur-$ARCH.log
-		# as a user cross-builds it (see its man page)
+		# as a user cross-builds it (see its man page): pkg-config
+		# in the environment, where make 4.3's $(shell) sees it
+		PKG_CONFIG_LIBDIR="$lib/pkgconfig" PKG_CONFIG_SYSROOT_DIR="$STAGE" \
 		make -s -C "$srctree/tools/tracing/funcdur" O="$OUT/funcdur-$ARCH" \
-			CROSS_COMPILE="$CROSS" PKG_CONFIG_LIBDIR="$lib/pkgconfig" \
-			PKG_CONFIG_SYSROOT_DIR="$STAGE" > "$log" 2>&1 ||
+			CROSS_COMPILE="$CROSS" > "$log" 2>&1 ||
 			{ cat "$log"; die "cannot build funcdur for $ARCH"; }
 		grep -q 'warning:' "$log" && { cat "$log"; die "funcdur: compiler warnings"; }
 		cp "$OUT/funcdur-$ARCH/funcdur" "$STAGE/usr/bin/funcdur"

@@ -32,7 +32,7 @@ static const char *const usage_text[] = {
 	"  -p, --pid PID[,PID..]   trace only these tasks",
 	"  -c, --comm NAME         trace only the tasks named NAME (a glob), rescanned",
 	"  -d, --duration TIME     stop after TIME",
-	"  -i, --interval TIME     refresh or read every TIME (default 1s; trace 100ms)",
+	"  -i, --interval TIME     refresh or read every TIME (default 1s; chrome, trace 100ms)",
 	"  -a, --auto TIME         stop at the first call of TIME or more, save the trace",
 	"                          and report on that call",
 	"  -t, --trace-file FILE   where -a saves the trace (default funcdur_trace.txt)",
@@ -42,10 +42,11 @@ static const char *const usage_text[] = {
 	"      --top N             only the first N functions",
 	"      --once              top: print one table, at the end of the run",
 	"      --format FMT        table (default), csv, json, folded (flame graphs),",
-	"                          chrome (trace: Perfetto, speedscope) or openmetrics",
-	"                          (top and hist: Prometheus; with -o, the file is",
-	"                          replaced whole at each refresh)",
-	"  -o, --output FILE       write there (record: the trace.dat, default trace.dat)",
+	"                          chrome (trace and record: Perfetto, speedscope) or",
+	"                          openmetrics (top and hist: Prometheus; with -o, the",
+	"                          file is replaced whole at each refresh)",
+	"  -o, --output FILE       write there (record: the trace.dat, default trace.dat;",
+	"                          with --format chrome, default trace.json)",
 	"  -B, --instance NAME     use or create the instance NAME",
 	"      --attach NAME       read the instance NAME as it is, changing nothing",
 	"                          ('/' for the top level)",
@@ -276,8 +277,10 @@ static void parse_args(struct funcdur_params *p, int argc, char **argv)
 		bad("%s--cost is for top, hist and trace runs of their own", "");
 	if (p->attach && (p->mode == MODE_RECORD || p->mode == MODE_TRACE))
 		bad("%s--attach is for top and hist", "");
-	if (p->mode == MODE_RECORD && (p->auto_ns || p->format != FORMAT_TABLE || p->keep))
-		bad("%srecord takes neither -a, --format nor --keep", "");
+	if (p->mode == MODE_RECORD && (p->auto_ns || p->keep))
+		bad("%srecord takes neither -a nor --keep", "");
+	if (p->mode == MODE_RECORD && p->format != FORMAT_TABLE && p->format != FORMAT_CHROME)
+		bad("%srecord writes a trace.dat, or with --format chrome a JSON trace", "");
 	if ((p->mode == MODE_RECORD || p->mode == MODE_TRACE) && (p->sort || p->top))
 		bad("%s-s and --top are for top and hist", "");
 	if (p->auto_ns && p->threshold_set && p->threshold > p->auto_ns)
@@ -288,14 +291,15 @@ static void parse_args(struct funcdur_params *p, int argc, char **argv)
 		p->trace_file = "funcdur_trace.txt";
 	if (p->format == FORMAT_OPENMETRICS && p->mode == MODE_TRACE)
 		bad("%s--format openmetrics is for top and hist", "");
-	if (p->format == FORMAT_CHROME && p->mode != MODE_TRACE)
-		bad("%s--format chrome is for trace", "");
+	if (p->format == FORMAT_CHROME && p->mode != MODE_TRACE && p->mode != MODE_RECORD)
+		bad("%s--format chrome is for trace and record", "");
 	if (p->once && p->mode != MODE_TOP)
 		bad("%s--once is for top", "");
 	if (p->cmd && (p->nr_pids || p->comm))
 		bad("%s-- CMD traces that command: no -p or -c with it", "");
 	if (!p->interval)
-		p->interval = p->mode == MODE_TRACE ? 100000000ULL : NS_PER_SEC;
+		p->interval = p->mode == MODE_TRACE || p->format == FORMAT_CHROME ?
+			      100000000ULL : NS_PER_SEC;
 }
 
 int main(int argc, char **argv)

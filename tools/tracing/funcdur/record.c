@@ -4,6 +4,10 @@
  * KernelShark read, and the statistics of the run beside it
  * (FILE.stats and FILE.hist).
  *
+ * With --format chrome, FILE (default trace.json) is what trace
+ * --format chrome prints, read during the run: a JSON trace that
+ * Perfetto and speedscope load.
+ *
  * The run fills the instance's buffer, in non-overwrite mode, so that a
  * full buffer drops the newest calls and counts them rather than losing
  * the oldest unseen; at its end, tracing stops, the statistics are
@@ -36,6 +40,21 @@ static int save_file(struct funcdur_session *s, const char *file, const char *pa
 	fputs(text, f);
 	free(text);
 	return fclose(f) ? -1 : 0;
+}
+
+/* The run's statistics beside FILE: FILE.stats and FILE.hist */
+static int save_stats(struct funcdur_session *s, const char *file)
+{
+	char path[4096];
+	int ret = 0;
+
+	snprintf(path, sizeof(path), "%s.stats", file);
+	if (save_file(s, "function_duration/stats", path))
+		ret = -1;
+	snprintf(path, sizeof(path), "%s.hist", file);
+	if (save_file(s, "function_duration/hist", path))
+		ret = -1;
+	return ret;
 }
 
 static int run_extract(struct funcdur_session *s, const char *file)
@@ -108,13 +127,49 @@ static unsigned long long count_dropped(struct funcdur_session *s)
 	return n;
 }
 
+/* --format chrome: what trace prints, read during the run, into FILE */
+static int record_chrome(struct funcdur_params *p)
+{
+	struct funcdur_session s = { .params = p };
+	const char *file = p->output ? p->output : "trace.json";
+	unsigned long long lost;
+	int ret;
+
+	if (session_start(&s)) {
+		session_end(&s);
+		return FUNCDUR_EXIT_ERROR;
+	}
+	s.out = fopen(file, "w");
+	if (!s.out) {
+		warnx_fd("cannot write %s: %s", file, strerror(errno));
+		session_end(&s);
+		return FUNCDUR_EXIT_ERROR;
+	}
+	ret = funcdur_trace(&s);	/* it stops tracing before its last read */
+	if (save_stats(&s, file))
+		ret = FUNCDUR_EXIT_ERROR;
+	lost = count_dropped(&s);
+	session_end(&s);
+	if (fclose(s.out)) {
+		warnx_fd("cannot write %s", file);
+		ret = FUNCDUR_EXIT_ERROR;
+	}
+	if (lost)
+		warnx_fd("%llu calls were dropped with the buffer full (--buffer-size)", lost);
+	if (!ret)
+		fprintf(stderr, "funcdur: %s, with %s.stats and %s.hist\n", file, file, file);
+	return ret;
+}
+
 int funcdur_record(struct funcdur_params *p)
 {
 	struct funcdur_session s = { .params = p, .out = stdout };
 	const char *file = p->output ? p->output : "trace.dat";
 	unsigned long long start, lost;
-	char path[4096];
 	int ret = 0;
+
+	if (p->format == FORMAT_CHROME)
+		return record_chrome(p);
 
 	if (p->instance && tracefs_instance_exists(p->instance)) {
 		warnx_fd("record: instance %s exists, and trace-cmd extract removes its instance",
@@ -131,11 +186,7 @@ int funcdur_record(struct funcdur_params *p)
 		session_rescan_comm(&s);
 	}
 	session_write(&s, "tracing_on", "0");
-	snprintf(path, sizeof(path), "%s.stats", file);
-	if (save_file(&s, "function_duration/stats", path))
-		ret = FUNCDUR_EXIT_ERROR;
-	snprintf(path, sizeof(path), "%s.hist", file);
-	if (save_file(&s, "function_duration/hist", path))
+	if (save_stats(&s, file))
 		ret = FUNCDUR_EXIT_ERROR;
 	lost = count_dropped(&s);
 	if (run_extract(&s, file))

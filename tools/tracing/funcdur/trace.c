@@ -567,6 +567,9 @@ int funcdur_trace(struct funcdur_session *s)
 			break;
 		}
 	}
+	/* record: the last read takes every call its statistics count */
+	if (p->mode == MODE_RECORD)
+		session_write(s, "tracing_on", "0");
 	trace_read(&c);
 	if (c.folded) {
 		folded_print_free(c.folded, s->out);
